@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { ACCOUNT_STATUSES, CONTRACT_TYPES, NO_STATE_CODE } from './constants.ts';
+import type { MessageKey } from './messages.ts';
+import { PERMISSIONS, ROLE_IDS } from './permissions.ts';
+
+const key = (k: MessageKey) => k;
+const TEXT_MAX = 255;
+const requiredText = (message: MessageKey) =>
+  z.string().trim().min(1, message).max(TEXT_MAX, key('validation.tooLong'));
+const optionalText = z.string().trim().max(TEXT_MAX, key('validation.tooLong')).default('');
+const countryCode = z
+  .string()
+  .trim()
+  .min(1, key('validation.billingCountry.required'))
+  .regex(/^[A-Z]{2}$/, key('errors.unknownCountry'));
+
+export const RoleRefSchema = z.object({ id: z.enum(ROLE_IDS) });
+
+export const AccountSchema = z.object({
+  email: z.string(),
+  organization: z.string(),
+  organizationId: z.string(),
+  displayName: z.string(),
+  memberId: z.string(),
+  userEmail: z.string(),
+  lastLogin: z.number(),
+  roles: z.array(RoleRefSchema),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  accountStatus: z.enum(ACCOUNT_STATUSES),
+  trialEndAt: z.string().nullable(),
+  havePaymentProfile: z.enum(['true', 'false']),
+  contractType: z.enum(CONTRACT_TYPES),
+  memberLimit: z.number().int(),
+  applicationLimit: z.number().int(),
+  enforcedSSO: z.boolean(),
+  isAccountFilled: z.boolean(),
+  isFreeCredit: z.boolean(),
+  firstName: z.string(),
+  lastName: z.string(),
+  billingName: z.string(),
+  billingAddress: z.string(),
+  billingAddress2: z.string(),
+  billingCountry: z.string(),
+  billingState: z.string(),
+  billingCity: z.string(),
+  billingZipCode: z.string(),
+  vatNumber: z.string(),
+});
+export type Account = z.infer<typeof AccountSchema>;
+
+/**
+ * Initial organisation setup (§5): organization, first and last name; the country is required
+ * except for the flat-rate contract. Both legal documents must have been accepted in the dialog.
+ */
+export const InitialSetupRequestSchema = z.object({
+  organization: requiredText(key('validation.organization.required')),
+  firstName: requiredText(key('validation.firstName.required')),
+  lastName: requiredText(key('validation.lastName.required')),
+  billingCountry: countryCode.optional(),
+  acceptedPrivacyPolicy: z.literal(true, { error: key('errors.legalNotAccepted') }),
+  acceptedTerms: z.literal(true, { error: key('errors.legalNotAccepted') }),
+});
+export type InitialSetupRequest = z.infer<typeof InitialSetupRequestSchema>;
+
+export const InitialSetupFormSchema = InitialSetupRequestSchema.omit({
+  acceptedPrivacyPolicy: true,
+  acceptedTerms: true,
+});
+export type InitialSetupForm = z.infer<typeof InitialSetupFormSchema>;
+
+export const VAT_OPTIONS = ['registered', 'unregistered'] as const;
+
+/** The billing form (§5) as the user fills it, vatOption included. */
+export const BillingFormSchema = z
+  .object({
+    organization: requiredText(key('validation.organization.required')),
+    firstName: requiredText(key('validation.firstName.required')),
+    lastName: requiredText(key('validation.lastName.required')),
+    billingName: optionalText,
+    billingAddress: requiredText(key('validation.billingAddress.required')),
+    billingAddress2: optionalText,
+    billingCountry: countryCode,
+    billingState: requiredText(key('validation.billingState.required')),
+    billingCity: optionalText,
+    billingZipCode: requiredText(key('validation.billingZipCode.required')),
+    vatOption: z.enum(VAT_OPTIONS),
+    vatNumber: optionalText,
+  })
+  .refine((form) => form.vatOption === 'unregistered' || form.vatNumber.length > 0, {
+    message: key('validation.vatNumber.required'),
+    path: ['vatNumber'],
+  });
+export type BillingForm = z.infer<typeof BillingFormSchema>;
+
+/** PUT /api/v1/accounts after setup: the billing form less vatOption (an empty vatNumber means unregistered). */
+export const UpdateAccountRequestSchema = z.object({
+  organization: requiredText(key('validation.organization.required')),
+  firstName: requiredText(key('validation.firstName.required')),
+  lastName: requiredText(key('validation.lastName.required')),
+  billingName: optionalText,
+  billingAddress: requiredText(key('validation.billingAddress.required')),
+  billingAddress2: optionalText,
+  billingCountry: countryCode,
+  billingState: requiredText(key('validation.billingState.required')),
+  billingCity: optionalText,
+  billingZipCode: requiredText(key('validation.billingZipCode.required')),
+  vatNumber: optionalText,
+});
+export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequestSchema>;
+
+export function billingFormToRequest(form: BillingForm): UpdateAccountRequest {
+  const { vatOption, ...rest } = form;
+  return { ...rest, vatNumber: vatOption === 'registered' ? rest.vatNumber : '' };
+}
+
+export function vatOptionOf(account: Pick<Account, 'vatNumber'>): (typeof VAT_OPTIONS)[number] {
+  return account.vatNumber ? 'registered' : 'unregistered';
+}
+
+export const CountrySchema = z.object({ label: z.string(), value: z.string() });
+export const CountriesResponseSchema = z.array(CountrySchema);
+export type Country = z.infer<typeof CountrySchema>;
+
+export const SubdivisionsQuerySchema = z.object({
+  countryCode: z.string().trim().regex(/^[A-Za-z]{2}$/, key('errors.unknownCountry')),
+});
+export const SubdivisionSchema = z.object({ name: z.string(), code: z.string() });
+export const SubdivisionsResponseSchema = z.array(SubdivisionSchema);
+export type Subdivision = z.infer<typeof SubdivisionSchema>;
+export { NO_STATE_CODE };
+
+export const TaxRatesResponseSchema = z.object({
+  defaultRate: z.number(),
+  rates: z.record(z.string(), z.number()),
+});
+export type TaxRates = z.infer<typeof TaxRatesResponseSchema>;
+
+/** Free-credit tiers in USD: a top-up of at least `start` earns `credit`. */
+export const FreeCreditTierSchema = z.object({ start: z.number(), credit: z.number() });
+export const FreeCreditTiersResponseSchema = z.array(FreeCreditTierSchema);
+export type FreeCreditTier = z.infer<typeof FreeCreditTierSchema>;

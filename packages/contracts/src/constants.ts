@@ -1,0 +1,63 @@
+/** Business constants of the specification (§9) shared by the web app, the API and the regions. */
+export const PORTAL_VERSION = 'v2.20.2';
+
+export const APP_NAME_MAX_LENGTH = 64;
+export const DEFAULT_APP_QUERY_LIMIT = 10;
+export const APP_LIST_PAGE_SIZE = 12;
+export const APP_CREATION_WAIT_MS = 5_000;
+
+export const TRIAL_LENGTH_DAYS = 15;
+export const TRIAL_WARNING_DAYS = 3;
+export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+export const MOBILE_BREAKPOINT_PX = 800;
+export const MODAL_WIDTH_PX = 530;
+
+export const TRANSACTION_PAGE_SIZE = 30;
+export const SEARCH_DEBOUNCE_MS = 200;
+export const TRANSACTION_ID_PADDING = 9;
+export const DEFAULT_TOP_UP_AMOUNT = 1000;
+
+export const LOGOUT_DELAY_MS = 1_000;
+export const DEACTIVATE_SIMULATION_DELAY_MS = 1_500;
+
+export const SSO_DOMAIN_MAX_LENGTH = 32;
+export const CARD_NAME_MAX_LENGTH = 250;
+export const SIGN_IN_PASSWORD_MIN_LENGTH = 6;
+export const STRONG_PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_STRENGTH_LEVELS = ['low', 'medium', 'high'] as const;
+export type PasswordStrengthLevel = (typeof PASSWORD_STRENGTH_LEVELS)[number];
+
+/** Free-mail providers refused at sign-up: a corporate email is required. */
+export const FREE_MAIL_DOMAINS = [
+  'gmail',
+  'yahoo',
+  'hotmail',
+  'outlook',
+  'icloud',
+  'aol',
+  'protonmail',
+] as const;
+
+export const PENDING_INVITATIONS_MAX = 50;
+export const INVITATION_EMAILS_PER_REQUEST = 20;
+
+export const REGION_KEYS = ['SG', 'EU', 'US'] as const;
+export type RegionKey = (typeof REGION_KEYS)[number];
+export const DEFAULT_REGION: RegionKey = 'EU';
+
+export const PLAN_KEYS = ['basic', 'advance', 'max'] as const;
+export type PlanKey = (typeof PLAN_KEYS)[number];
+/** Price per monthly active user in USD, as shown in the plan cards. */
+export const PLAN_PRICES_USD: Record<PlanKey, number> = { basic: 0.06, advance: 0.09, max: 0.14 };
+
+/** PAYG apps created on or after this date show the "{product} Core" plan label. */
+export const CORE_PLAN_LABEL_FROM = '2024-08-30';
+
+export const CONTRACT_TYPES = ['payg', 'flat_rate'] as const;
+export type ContractType = (typeof CONTRACT_TYPES)[number];
+
+export const ACCOUNT_STATUSES = ['active', 'inactive'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** Value of the single "no state" option offered for countries without subdivisions. */
+export const NO_STATE_CODE = 'NA';

@@ -1,0 +1,84 @@
+/**
+ * English wording for every message key the validation schemas and error codes use.
+ * The web app loads this object as its i18next resource, and the API answers with the same
+ * text, so a rule's message is written once.
+ */
+export const messages = {
+  'common.networkError': 'Network error',
+  'common.offline': 'No internet connection',
+  'common.somethingWrong': 'Something went wrong. Please try again later.',
+  'common.anErrorOccurred': 'An error occurred',
+
+  'validation.required': 'This field is required.',
+  'validation.email.required': 'Please enter your email.',
+  'validation.email.invalid': 'Please enter a valid email.',
+  'validation.password.required': 'Please enter your password.',
+  'validation.password.min': 'Password must be at least 6 characters.',
+  'validation.confirmPassword.required': 'Please confirm your password.',
+  'validation.password.mismatch': 'Password mismatch',
+  'validation.organization.required': 'Please enter your organization name.',
+  'validation.firstName.required': 'Please enter your first name.',
+  'validation.lastName.required': 'Please enter your last name.',
+  'validation.billingAddress.required': 'Please enter your billing address.',
+  'validation.billingCountry.required': 'Please select a country.',
+  'validation.billingState.required': 'Please select a state.',
+  'validation.billingZipCode.required': 'Please enter a zip or postal code.',
+  'validation.vatNumber.required': 'Please enter your VAT number.',
+  'validation.tooLong': 'This value is too long.',
+  'validation.ssoDomain.required': 'Please enter your organization domain.',
+  'validation.ssoDomain.format': 'Use letters, digits and dashes only, up to 32 characters.',
+  'validation.code.required': 'Verification code is missing.',
+
+  'signupForm.email.validation.corporate.lambda.error':
+    'Please sign up with your corporate email. Personal email addresses are not allowed.',
+  'signupForm.password.validation.length': 'Password must be at least 12 characters.',
+  'signupForm.password.validation.lower': 'Password must contain a lowercase letter.',
+  'signupForm.password.validation.caps': 'Password must contain an uppercase letter.',
+  'signupForm.password.validation.numbers': 'Password must contain a number.',
+  'signupForm.password.validation.special': 'Password must contain a special character.',
+  'password.strongRequired':
+    'At least 12 characters, uppercase & lowercase letters, numbers, and special characters.',
+
+  'loginWithEmail.error.user.notConfirmed':
+    'Your email is not confirmed yet. Enter the code we sent you or request a new one.',
+  'loginWithEmail.error.incorrectCredentials': 'Incorrect username or password.',
+  'loginWithEmail.error.pendingVerification': 'Your account is pending verification.',
+  'loginWithEmail.error.accountExists': 'this account is existed already',
+  'loginWithEmail.error.personalEmail': 'Personal email is not allowed.',
+
+  'auth.error.emailOrPasswordMissing': 'Email or password is missing',
+  'auth.error.emailOrCodeEmpty': 'Email or code is empty',
+  'auth.error.parameterMissing': 'Some parameter is missing',
+  'auth.error.emailMissing': 'Email is missing',
+  'auth.error.codeExpired': 'The verification code has expired. Request a new one below.',
+  'auth.error.codeInvalid': 'The verification code is not valid.',
+  'auth.error.postConfirmationFailed':
+    'Your email is verified but we could not finish setting up your account. Please sign in to continue.',
+  'auth.error.rateLimited': 'Too many attempts. Please wait a moment and try again.',
+
+  'sso.error.userLimitReached': 'Your organization has reached its user limit. Contact your administrator.',
+  'sso.error.notInWhitelist': 'Your email is not allowed to sign in to this organization. Contact your administrator.',
+
+  'editAppModal.form.error.emptyName': 'Please enter an application name.',
+
+  'errors.unauthorized': 'No authorization token was found',
+  'errors.forbidden': 'You do not have permission to do this.',
+  'errors.notFound': 'Not found.',
+  'errors.validation': 'Some fields are not valid.',
+  'errors.internal': 'Something went wrong on our side. Please try again later.',
+  'errors.accountAlreadySetUp': 'This organization is already set up.',
+  'errors.legalNotAccepted': 'The privacy policy and the terms and conditions must be accepted.',
+  'errors.unknownCountry': 'Unknown country code.',
+  'errors.unknownState': 'Unknown state for this country.',
+} as const;
+
+export type MessageKey = keyof typeof messages;
+
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.prototype.hasOwnProperty.call(messages, value);
+}
+
+/** The English text of a key, or the value itself when it is not a known key. */
+export function messageText(keyOrText: string): string {
+  return isMessageKey(keyOrText) ? messages[keyOrText] : keyOrText;
+}

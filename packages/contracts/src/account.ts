@@ -6,10 +6,10 @@ import { PERMISSIONS, ROLE_IDS } from './permissions.ts';
 const key = (k: MessageKey) => k;
 const TEXT_MAX = 255;
 const requiredText = (message: MessageKey) =>
-  z.string().trim().min(1, message).max(TEXT_MAX, key('validation.tooLong'));
+  z.string({ error: message }).trim().min(1, message).max(TEXT_MAX, key('validation.tooLong'));
 const optionalText = z.string().trim().max(TEXT_MAX, key('validation.tooLong')).default('');
 const countryCode = z
-  .string()
+  .string({ error: key('validation.billingCountry.required') })
   .trim()
   .min(1, key('validation.billingCountry.required'))
   .regex(/^[A-Z]{2}$/, key('errors.unknownCountry'));

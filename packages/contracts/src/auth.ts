@@ -24,7 +24,7 @@ const key = (k: MessageKey) => k;
 
 /** Email as every form takes it: trimmed, required, valid. */
 export const emailField = z
-  .string()
+  .string({ error: key('validation.email.required') })
   .trim()
   .min(1, key('validation.email.required'))
   .refine(isValidEmail, key('validation.email.invalid'));
@@ -36,7 +36,7 @@ export const corporateEmailField = emailField.refine(
 
 /** The sign-up password policy (§5): each missing rule has its own message. */
 export const strongPasswordField = z
-  .string()
+  .string({ error: key('validation.password.required') })
   .min(1, key('validation.password.required'))
   .min(STRONG_PASSWORD_MIN_LENGTH, key('signupForm.password.validation.length'))
   .regex(/[a-z]/, key('signupForm.password.validation.lower'))
@@ -52,7 +52,7 @@ export function meetsPasswordPolicy(password: string): boolean {
 export const SignInRequestSchema = z.object({
   email: emailField,
   password: z
-    .string()
+    .string({ error: key('validation.password.required') })
     .min(1, key('validation.password.required'))
     .min(SIGN_IN_PASSWORD_MIN_LENGTH, key('validation.password.min')),
 });

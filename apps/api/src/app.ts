@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createAuth, type Auth } from './auth/auth.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { resolveAuthSecret } from './auth/secret.ts';
+import { SessionVerifier } from './auth/session.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { AppError } from './errors.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
+import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
+import { utilsRoutes } from './modules/utils/utils.routes.ts';
+import { createAuthenticate } from './plugins/authenticate.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    portal: { config: Config; database: Database; auth: Auth; mailer: Mailer; sessions: SessionVerifier };
+  }
+}
+
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Replaces the configured mailer (tests point it at a local SMTP server through config instead when they can). */
+  mailer?: Mailer;
+}
+
+/** Builds the portal server without listening: server.ts listens, tests use inject. */
+export async function buildApp({ config, database, mailer: givenMailer }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 256 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const { db } = database;
+  const secret = resolveAuthSecret(config.authSecret, config.dataDir);
+  const mailer = givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db });
+  const auth = createAuth({ config, db, secret, mailer, log: app.log });
+  const sessions = new SessionVerifier(db, secret, config.publicUrl);
+  const authenticate = createAuthenticate(sessions);
+  app.decorate('portal', { config, database, auth, mailer, sessions });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+
+  app.get('/api/health', async () => ({ status: 'ok' }));
+  await app.register(authRoutes({ auth, config }), { prefix: '/api/auth' });
+  await app.register(publicConfigRoutes(config), { prefix: '/api/v1/config' });
+  await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
+  await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
+  if (config.nodeEnv !== 'production') {
+    await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });
+  }
+
+  const webDist = config.webDistDir ?? DEFAULT_WEB_DIST;
+  const serveSpa = fs.existsSync(path.join(webDist, 'index.html'));
+  if (serveSpa) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname.startsWith('/api/') || pathname.startsWith('/dev/');
+    if (!isApi && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send(new AppError('NOT_FOUND').toBody());
+  });
+
+  return app;
+}

@@ -1,0 +1,154 @@
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { ACCESS_TOKEN_TTL_SECONDS, SignUpRequestSchema, messageText } from '@portal/contracts';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { emailOTP } from 'better-auth/plugins/email-otp';
+import { jwt } from 'better-auth/plugins/jwt';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { passwordResetMail, verificationMail } from '../mail/templates.ts';
+
+export const SESSION_COOKIE_PREFIX = 'portal';
+export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
+export const OTP_TTL_SECONDS = 60 * 60;
+
+// argon2id with OWASP's second recommended profile (19 MiB, 2 passes): ~20 ms per verify here.
+const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export interface AuthDeps {
+  config: Config;
+  db: Db;
+  secret: string;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+export function portalName(config: Config): string {
+  return `${config.productName} Developer Portal`;
+}
+
+export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
+  const sendMail = async (mail: Parameters<Mailer['send']>[0]) => {
+    try {
+      await mailer.send(mail);
+    } catch (error) {
+      // The user can ask for the mail again; a failing mail server must not fail sign-up or reset.
+      log.error({ err: error, to: mail.to, subject: mail.subject }, 'mail delivery failed');
+    }
+  };
+  const linkTo = (pathname: string, params: Record<string, string>) =>
+    `${config.publicUrl}${pathname}?${new URLSearchParams(params).toString()}`;
+
+  return betterAuth({
+    appName: portalName(config),
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        jwks: schema.jwks,
+      },
+    }),
+    // Rate limits are applied by the portal's own limiter (per IP and per account).
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 12,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      password: {
+        hash: (password) => argon2Hash(password, ARGON2_OPTIONS),
+        verify: ({ hash, password }) => argon2Verify(hash, password),
+      },
+      onExistingUserSignUp: async ({ user }) => {
+        await sendMail({
+          to: user.email,
+          subject: `You already have a ${portalName(config)} account`,
+          text: `Someone tried to sign up with this address, which already has an account.\n\nSign in: ${config.publicUrl}/login\nForgot your password? ${config.publicUrl}/password/reset`,
+          html: `<p>Someone tried to sign up with this address, which already has an account.</p><p><a href="${config.publicUrl}/login">Sign in</a> or <a href="${config.publicUrl}/password/reset">reset your password</a>.</p>`,
+        });
+      },
+    },
+    socialProviders: config.google
+      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
+      : {},
+    databaseHooks: {
+      session: {
+        create: {
+          after: async (session) => {
+            await db
+              .update(schema.member)
+              .set({ lastLoginAt: new Date() })
+              .where(eq(schema.member.userId, session.userId));
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-up/email') return;
+        // The corporate-email and password rules hold on the server exactly as in the form.
+        const parsed = SignUpRequestSchema.safeParse(ctx.body ?? {});
+        if (parsed.success) return;
+        const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? 'body');
+        const isCorporate = issue?.message === 'signupForm.email.validation.corporate.lambda.error';
+        throw new APIError('BAD_REQUEST', {
+          code: isCorporate ? 'CORPORATE_EMAIL_REQUIRED' : 'VALIDATION_ERROR',
+          message: messageText(issue?.message ?? 'errors.validation'),
+          field,
+        });
+      }),
+    },
+    plugins: [
+      emailOTP({
+        overrideDefaultEmailVerification: true,
+        sendVerificationOnSignUp: true,
+        otpLength: 6,
+        expiresIn: OTP_TTL_SECONDS,
+        allowedAttempts: 5,
+        storeOTP: 'hashed',
+        async sendVerificationOTP({ email, otp, type }) {
+          const common = { to: email, portalName: portalName(config), code: otp, expiresInMinutes: OTP_TTL_SECONDS / 60 };
+          if (type === 'email-verification') {
+            await sendMail(
+              verificationMail({ ...common, link: linkTo('/confirm-user', { email, confirmation_code: otp }) }),
+            );
+          } else if (type === 'forget-password') {
+            await sendMail(passwordResetMail({ ...common, link: linkTo('/password/renew', { email, code: otp }) }));
+          }
+        },
+      }),
+      jwt({
+        disableSettingJwtHeader: true,
+        jwt: {
+          expirationTime: `${ACCESS_TOKEN_TTL_SECONDS}s`,
+          definePayload: ({ user, session }) => ({ email: user.email, sid: session.id }),
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

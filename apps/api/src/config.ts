@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined))
+  .pipe(z.url().optional());
+
+const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_URL: optionalUrl,
+    DATABASE_URL: optionalUrl,
+    PORTAL_DATA_DIR: z.string().min(1).default('./data'),
+    AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().min(3).default('Developer Portal <no-reply@portal.localhost>'),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+    GOOGLE_CLIENT_SECRET: z.string().optional(),
+    PRODUCT_NAME: z.string().min(1).default('Social'),
+    DASHBOARD_URL: z.url().default('https://dashboard.example.com'),
+    HELP_DEVELOPER_PORTAL_URL: z.url().default('https://developers.example.com'),
+    HELP_DOCS_URL: z.url().default('https://docs.example.com'),
+    HELP_COMMUNITY_URL: z.url().default('https://community.example.com'),
+    HELP_FAQ_URL: z.url().default('https://docs.example.com/faq'),
+    HELP_TUTORIAL_URL: z.url().default('https://docs.example.com/tutorial'),
+    WEB_DIST_DIR: z.string().optional(),
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
+    RATE_LIMIT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'],
+        message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
+      });
+    }
+  });
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  authSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  google: { clientId: string; clientSecret: string } | undefined;
+  productName: string;
+  dashboardUrl: string;
+  helpLinks: {
+    developerPortal: string;
+    documentation: string;
+    communityHub: string;
+    faq: string;
+    tutorial: string;
+  };
+  webDistDir: string | undefined;
+  rateLimit: { windowSeconds: number; maxPerIp: number; maxPerAccount: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once at start; a bad value fails with one line naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = issue?.path.join('.') || 'environment';
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? 'is not valid'}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.PORTAL_DATA_DIR),
+    authSecret: e.AUTH_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    productName: e.PRODUCT_NAME,
+    dashboardUrl: e.DASHBOARD_URL,
+    helpLinks: {
+      developerPortal: e.HELP_DEVELOPER_PORTAL_URL,
+      documentation: e.HELP_DOCS_URL,
+      communityHub: e.HELP_COMMUNITY_URL,
+      faq: e.HELP_FAQ_URL,
+      tutorial: e.HELP_TUTORIAL_URL,
+    },
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+    rateLimit: {
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      maxPerIp: e.RATE_LIMIT_MAX_PER_IP,
+      maxPerAccount: e.RATE_LIMIT_MAX_PER_ACCOUNT,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

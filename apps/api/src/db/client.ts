@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- both drivers share this query-builder surface
+export type Db = PgDatabase<PgQueryResultHKT, Schema, any>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The raw PGlite instance when embedded (pg-boss and tests use it). */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** apps/api/drizzle, found from this module whether it runs from src/db or from the dist bundle. */
+function findMigrationsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 4; depth += 1) {
+    const candidate = path.join(dir, 'drizzle');
+    if (fs.existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('The database migrations folder (apps/api/drizzle) is missing.');
+}
+
+const MIGRATIONS_DIR = findMigrationsDir();
+
+export interface OpenDatabaseOptions {
+  databaseUrl: string | undefined;
+  /** PGlite files live here when databaseUrl is unset. `memory://` keeps them in memory. */
+  dataDir: string;
+}
+
+/** Opens the portal database (PostgreSQL when a URL is given, PGlite otherwise) and applies migrations. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return { db, kind: 'postgres', pool, close: () => pool.end() };
+  }
+  const inMemory = options.dataDir === 'memory://';
+  const release = inMemory ? () => undefined : lockDataDir(options.dataDir);
+  try {
+    const pglite = new PGlite(inMemory ? undefined : path.join(options.dataDir, 'pglite'));
+    await pglite.waitReady;
+    const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'pglite',
+      pglite,
+      close: async () => {
+        await pglite.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

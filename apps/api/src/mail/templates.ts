@@ -1,0 +1,58 @@
+import type { OutgoingMail } from './mailer.ts';
+
+interface CodeMailInput {
+  to: string;
+  portalName: string;
+  code: string;
+  link: string;
+  expiresInMinutes: number;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function codeMail(
+  input: CodeMailInput,
+  copy: { subject: string; intro: string; action: string; ignore: string },
+): OutgoingMail {
+  const { portalName, code, link, expiresInMinutes } = input;
+  const text = [
+    `${portalName}`,
+    '',
+    copy.intro,
+    '',
+    `${copy.action}: ${link}`,
+    '',
+    `Or enter this code: ${code}`,
+    '',
+    `The code expires in ${expiresInMinutes} minutes. ${copy.ignore}`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<p>${escapeHtml(copy.intro)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">${escapeHtml(copy.action)}</a></p>
+<p>Or enter this code: <strong style="font-size:18px;letter-spacing:2px">${escapeHtml(code)}</strong></p>
+<p style="color:#495057;font-size:13px">The code expires in ${expiresInMinutes} minutes. ${escapeHtml(copy.ignore)}</p>
+</body></html>`;
+  return { to: input.to, subject: copy.subject, text, html };
+}
+
+export function verificationMail(input: CodeMailInput): OutgoingMail {
+  return codeMail(input, {
+    subject: `Verify your email for ${input.portalName}`,
+    intro: 'Thanks for signing up. Confirm your email address to finish creating your account.',
+    action: 'Verify email',
+    ignore: 'If you did not sign up, you can ignore this message.',
+  });
+}
+
+export function passwordResetMail(input: CodeMailInput): OutgoingMail {
+  return codeMail(input, {
+    subject: `Reset your ${input.portalName} password`,
+    intro: 'We received a request to reset your password.',
+    action: 'Choose a new password',
+    ignore: 'If you did not ask for this, you can ignore this message; your password stays the same.',
+  });
+}

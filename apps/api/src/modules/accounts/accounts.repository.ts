@@ -1,0 +1,77 @@
+import { eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+
+export type OrganizationRow = typeof schema.organization.$inferSelect;
+export type MemberRow = typeof schema.member.$inferSelect;
+
+export async function findMembershipByUserId(db: Db, userId: string) {
+  const [row] = await db
+    .select({ member: schema.member, organization: schema.organization })
+    .from(schema.member)
+    .innerJoin(schema.organization, eq(schema.organization.id, schema.member.organizationId))
+    .where(eq(schema.member.userId, userId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Creates the organisation a new user will set up, with the user as its super-admin. Idempotent:
+ * concurrent first requests of one user end with a single membership (member.user_id is unique).
+ */
+export async function createOrganizationForUser(
+  db: Db,
+  input: { userId: string; email: string; displayName: string; superAdminRole: string },
+) {
+  const alreadyMember = new Error('already a member');
+  try {
+    await db.transaction(async (tx) => {
+      const organizationId = crypto.randomUUID();
+      await tx.insert(schema.organization).values({ id: organizationId, email: input.email });
+      const inserted = await tx
+        .insert(schema.member)
+        .values({
+          id: crypto.randomUUID(),
+          organizationId,
+          userId: input.userId,
+          displayName: input.displayName,
+          roleId: input.superAdminRole,
+          lastLoginAt: new Date(),
+        })
+        .onConflictDoNothing({ target: schema.member.userId })
+        .returning({ id: schema.member.id });
+      // Another request created the membership first: roll back this organisation.
+      if (inserted.length === 0) throw alreadyMember;
+    });
+  } catch (error) {
+    if (error !== alreadyMember) throw error;
+  }
+}
+
+export async function updateOrganization(
+  db: Db,
+  organizationId: string,
+  values: Partial<typeof schema.organization.$inferInsert>,
+) {
+  const [row] = await db
+    .update(schema.organization)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(schema.organization.id, organizationId))
+    .returning();
+  return row;
+}
+
+export async function listTaxRates(db: Db) {
+  return db
+    .select({ countryCode: schema.taxRate.countryCode, ratePercent: schema.taxRate.ratePercent })
+    .from(schema.taxRate);
+}
+
+export async function findDefaultTaxRate(db: Db) {
+  const [row] = await db.select().from(schema.taxRate).where(isNull(schema.taxRate.countryCode)).limit(1);
+  return row;
+}
+
+export async function listFreeCreditTiers(db: Db) {
+  return db.select().from(schema.freeCreditTier).orderBy(schema.freeCreditTier.startCents);
+}

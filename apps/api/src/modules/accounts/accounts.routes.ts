@@ -1,0 +1,46 @@
+import {
+  AccountSchema,
+  FreeCreditTiersResponseSchema,
+  TaxRatesResponseSchema,
+  type FreeCreditTier,
+} from '@portal/contracts';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { listFreeCreditTiers, listTaxRates } from './accounts.repository.ts';
+import { getMembership, toAccount, updateAccount } from './accounts.service.ts';
+
+export function accountsRoutes(deps: { db: Db; authenticate: preHandlerHookHandler }) {
+  const { db, authenticate } = deps;
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.addHook('preHandler', authenticate);
+
+    r.get('/me', { schema: { response: { 200: AccountSchema } } }, async (request) => {
+      const user = requireSessionUser(request);
+      return toAccount(user, await getMembership(db, user));
+    });
+
+    // The body is validated by the service: its shape depends on whether setup is done.
+    r.put('/', { schema: { response: { 200: AccountSchema } } }, async (request) =>
+      updateAccount(db, requireSessionUser(request), request.body),
+    );
+
+    r.get('/tax', { schema: { response: { 200: TaxRatesResponseSchema } } }, async () => {
+      const rows = await listTaxRates(db);
+      const rates: Record<string, number> = {};
+      let defaultRate = 0;
+      for (const row of rows) {
+        if (row.countryCode === null) defaultRate = Number(row.ratePercent);
+        else rates[row.countryCode] = Number(row.ratePercent);
+      }
+      return { defaultRate, rates };
+    });
+
+    r.get('/freecredits', { schema: { response: { 200: FreeCreditTiersResponseSchema } } }, async () => {
+      const rows = await listFreeCreditTiers(db);
+      return rows.map((row): FreeCreditTier => ({ start: row.startCents / 100, credit: row.creditCents / 100 }));
+    });
+  };
+}

@@ -1,0 +1,134 @@
+import {
+  InitialSetupRequestSchema,
+  SUPER_ADMIN_ROLE,
+  TRIAL_LENGTH_DAYS,
+  UpdateAccountRequestSchema,
+  permissionsForRoles,
+  type Account,
+  type Permission,
+  type RoleId,
+} from '@portal/contracts';
+import type { SessionUser } from '../../auth/session.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError, validationError } from '../../errors.ts';
+import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
+import {
+  createOrganizationForUser,
+  findMembershipByUserId,
+  updateOrganization,
+  type MemberRow,
+  type OrganizationRow,
+} from './accounts.repository.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface Membership {
+  member: MemberRow;
+  organization: OrganizationRow;
+}
+
+/** The caller's membership; a verified user without one gets a new organisation to set up. */
+export async function getMembership(db: Db, user: SessionUser): Promise<Membership> {
+  const existing = await findMembershipByUserId(db, user.userId);
+  if (existing) return existing;
+  await createOrganizationForUser(db, {
+    userId: user.userId,
+    email: user.email,
+    displayName: user.name || user.email.split('@')[0] || user.email,
+    superAdminRole: SUPER_ADMIN_ROLE,
+  });
+  const created = await findMembershipByUserId(db, user.userId);
+  if (!created) throw new AppError('INTERNAL_ERROR');
+  return created;
+}
+
+export function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
+  const roleIds = [member.roleId as RoleId];
+  return {
+    email: org.email,
+    organization: org.name,
+    organizationId: org.id,
+    displayName: member.displayName,
+    memberId: member.id,
+    userEmail: user.email,
+    lastLogin: member.lastLoginAt?.getTime() ?? 0,
+    roles: roleIds.map((id) => ({ id })),
+    permissions: permissionsForRoles(roleIds) as Permission[],
+    accountStatus: org.accountStatus,
+    trialEndAt: org.trialEndAt?.toISOString() ?? null,
+    // Saved cards arrive with the billing work; until then no organisation has one.
+    havePaymentProfile: 'false',
+    contractType: org.contractType,
+    memberLimit: org.memberLimit,
+    applicationLimit: org.applicationLimit,
+    enforcedSSO: org.enforcedSso,
+    isAccountFilled: org.isFilled,
+    isFreeCredit: org.isFreeCredit,
+    firstName: org.firstName,
+    lastName: org.lastName,
+    billingName: org.billingName,
+    billingAddress: org.billingAddress,
+    billingAddress2: org.billingAddress2,
+    billingCountry: org.billingCountry,
+    billingState: org.billingState,
+    billingCity: org.billingCity,
+    billingZipCode: org.billingZipCode,
+    vatNumber: org.vatNumber,
+  };
+}
+
+function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  return parsed.data;
+}
+
+/**
+ * PUT /api/v1/accounts. Before setup it is the initial setup (super-admin only, legal documents
+ * accepted, trial started); after setup it updates the billing details (VIEW_BILLING, active account).
+ */
+export async function updateAccount(db: Db, user: SessionUser, body: unknown, now = new Date()): Promise<Account> {
+  const membership = await getMembership(db, user);
+  const { member, organization } = membership;
+  if (!organization.isFilled) {
+    if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
+    const input = parseOrThrow(InitialSetupRequestSchema, body);
+    const needsCountry = organization.contractType !== 'flat_rate';
+    if (needsCountry && !input.billingCountry) {
+      throw new AppError('VALIDATION_ERROR', {
+        message: 'billingCountry: Please select a country.',
+        fields: [{ field: 'billingCountry', message: 'Please select a country.' }],
+      });
+    }
+    if (input.billingCountry && !isKnownCountry(input.billingCountry)) {
+      throw new AppError('VALIDATION_ERROR', { message: 'Unknown country code.', field: 'billingCountry' });
+    }
+    const updated = await updateOrganization(db, organization.id, {
+      name: input.organization,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      billingCountry: needsCountry ? (input.billingCountry ?? '') : '',
+      isFilled: true,
+      trialEndAt: new Date(now.getTime() + TRIAL_LENGTH_DAYS * DAY_MS),
+      privacyPolicyAcceptedAt: now,
+      termsAcceptedAt: now,
+    });
+    if (!updated) throw new AppError('NOT_FOUND');
+    return toAccount(user, { member, organization: updated });
+  }
+
+  if (!permissionsForRoles([member.roleId]).includes('VIEW_BILLING')) throw new AppError('FORBIDDEN');
+  if (organization.accountStatus !== 'active') {
+    throw new AppError('FORBIDDEN', { message: 'Billing details can be changed only while the account is active.' });
+  }
+  const input = parseOrThrow(UpdateAccountRequestSchema, body);
+  if (!isKnownCountry(input.billingCountry)) {
+    throw new AppError('VALIDATION_ERROR', { message: 'Unknown country code.', field: 'billingCountry' });
+  }
+  if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
+    throw new AppError('VALIDATION_ERROR', { message: 'Unknown state for this country.', field: 'billingState' });
+  }
+  const updated = await updateOrganization(db, organization.id, input);
+  if (!updated) throw new AppError('NOT_FOUND');
+  return toAccount(user, { member, organization: updated });
+}

@@ -1,0 +1,18 @@
+import { PublicConfigSchema, type PublicConfig } from '@portal/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+
+export function publicConfigRoutes(config: Config) {
+  const body: PublicConfig = {
+    productName: config.productName,
+    googleSignIn: Boolean(config.google),
+    // Organisation SSO arrives with its own work; the page exists but no provider is configured yet.
+    ssoSignIn: false,
+    dashboardUrl: config.dashboardUrl,
+    helpLinks: config.helpLinks,
+  };
+  return async (app: FastifyInstance) => {
+    app.withTypeProvider<ZodTypeProvider>().get('/', { schema: { response: { 200: PublicConfigSchema } } }, async () => body);
+  };
+}

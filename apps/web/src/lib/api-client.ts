@@ -1,0 +1,84 @@
+import { ApiErrorSchema, messages, type MessageKey } from '@portal/contracts';
+import type { z } from 'zod';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A failed call: status 0 and code NETWORK_ERROR when no answer came back at all. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+  readonly fields: FieldError[];
+  /** The portal API refused the session: the user has to sign in again (§8). */
+  readonly sessionExpired: boolean;
+
+  constructor(init: { status: number; code: string; message: string; field?: string; fields?: FieldError[]; path: string }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.field = init.field;
+    this.fields = init.fields ?? [];
+    this.sessionExpired =
+      init.path.startsWith('/api/v1/') && (init.status === 401 || init.message === messages['errors.unauthorized']);
+  }
+}
+
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof ApiError && error.code === NETWORK_ERROR;
+}
+
+interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorFrom(path: string, status: number, body: unknown): ApiError {
+  const parsed = ApiErrorSchema.partial().safeParse(body);
+  const fields = parsed.success ? parsed.data : {};
+  const fallback: MessageKey = 'common.somethingWrong';
+  const message = fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
+  return new ApiError({ ...fields, status, code: fields.code ?? `HTTP_${status}`, message, path });
+}
+
+/**
+ * Calls the portal on the same origin with its session cookie. Message keys stand in the
+ * error message for failures the client itself detects; the server's own text otherwise.
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, schema, signal } = options;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      signal,
+      credentials: 'same-origin',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const message: MessageKey = navigator.onLine ? 'common.networkError' : 'common.offline';
+    throw new ApiError({ status: 0, code: NETWORK_ERROR, message, path });
+  }
+  const payload = await readBody(response);
+  if (!response.ok) throw errorFrom(path, response.status, payload);
+  return schema ? schema.parse(payload) : (payload as T);
+}

@@ -1,0 +1,64 @@
+import { uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
+import { loginPathFor, REDIRECT_PARAM, safeRedirectPath } from './redirects';
+
+/** Who may open a route (§2 route table): anyone, signed-out pages, any signed-in user, or a permission. */
+export type RouteAccess = 'any' | 'public' | 'login' | Permission;
+
+export type AccountState =
+  | { status: 'loading' }
+  | { status: 'error' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; isAccountFilled: boolean; permissions: readonly Permission[] };
+
+/** The page a Google sign-in was started from, so a refused corporate check can return there. */
+export type GoogleSignInOrigin = 'login' | 'signup';
+
+export interface GuardInput {
+  pathname: string;
+  search: string;
+  access: RouteAccess;
+  account: AccountState;
+  googleSignInStartedOn: GoogleSignInOrigin | null;
+}
+
+export type GuardDecision = { type: 'loading' } | { type: 'render' } | { type: 'redirect'; to: string };
+
+export const SETUP_ORGANIZATION_PATH = '/setup-organization';
+export const ERROR_DESCRIPTION_PARAM = 'error_description';
+const CORPORATE_EMAIL_REQUIRED: ErrorCode = 'CORPORATE_EMAIL_REQUIRED';
+const SIGNED_OUT_ONLY = ['/login', '/signup'];
+
+const render: GuardDecision = { type: 'render' };
+const redirect = (to: string): GuardDecision => ({ type: 'redirect', to });
+
+/** The guard rules of §2, in their order. */
+export function decideGuard({ pathname, search, access, account, googleSignInStartedOn }: GuardInput): GuardDecision {
+  if (pathname === '/logout') return render;
+  if (account.status === 'loading') return { type: 'loading' };
+  if (access === 'any') return render;
+
+  const query = new URLSearchParams(search);
+  if (access === 'public') {
+    if (account.status === 'signed-in' && SIGNED_OUT_ONLY.includes(pathname)) {
+      return redirect(safeRedirectPath(query.get(REDIRECT_PARAM)) ?? '/');
+    }
+    return render;
+  }
+
+  if (account.status === 'error') return redirect('/error');
+  if (account.status === 'signed-out') {
+    const errorDescription = query.get(ERROR_DESCRIPTION_PARAM);
+    if (errorDescription === null) return redirect(loginPathFor(pathname, search));
+    const carried = new URLSearchParams({ [ERROR_DESCRIPTION_PARAM]: errorDescription }).toString();
+    if (errorDescription.toUpperCase().includes(CORPORATE_EMAIL_REQUIRED)) {
+      return redirect(`/${googleSignInStartedOn ?? 'login'}?${carried}`);
+    }
+    return redirect(`/sign-in-sso?${carried}`);
+  }
+
+  const onSetup = pathname === SETUP_ORGANIZATION_PATH;
+  if (!account.isAccountFilled && !onSetup) return redirect(SETUP_ORGANIZATION_PATH);
+  if (account.isAccountFilled && onSetup) return redirect('/');
+  if (access !== 'login' && !uiPermissions(account.permissions).includes(access)) return redirect('/forbidden');
+  return render;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { trialBannerState, trialDaysLeft } from './trial-banner';
+
+const now = new Date('2025-03-10T12:00:00Z');
+const inDays = (days: number) => new Date(now.getTime() + days * 24 * 60 * 60 * 1000).toISOString();
+
+describe('trialBannerState', () => {
+  it('is hidden without a trial end', () => {
+    expect(trialBannerState(null, 'false', now)).toBe('hidden');
+    expect(trialBannerState(undefined, undefined, now)).toBe('hidden');
+    expect(trialBannerState('not a date', 'false', now)).toBe('hidden');
+  });
+
+  it('is the default banner while more than three days remain', () => {
+    expect(trialBannerState(inDays(14), 'false', now)).toBe('default');
+    expect(trialBannerState(inDays(3.5), 'true', now)).toBe('default');
+  });
+
+  it('warns when three or fewer days remain', () => {
+    expect(trialBannerState(inDays(3), 'false', now)).toBe('warning');
+    expect(trialBannerState(inDays(0.1), 'true', now)).toBe('warning');
+  });
+
+  it('is hidden once the trial has ended, with or without a payment profile', () => {
+    expect(trialBannerState(inDays(0), 'false', now)).toBe('hidden');
+    expect(trialBannerState(inDays(-2), 'true', now)).toBe('hidden');
+  });
+
+  it('shows danger for an ended trial only when the payment profile flag is unknown', () => {
+    expect(trialBannerState(inDays(-1), undefined, now)).toBe('danger');
+  });
+});
+
+describe('trialDaysLeft', () => {
+  it('counts a started day as a whole day', () => {
+    expect(trialDaysLeft(inDays(14), now)).toBe(14);
+    expect(trialDaysLeft(inDays(2.2), now)).toBe(3);
+    expect(trialDaysLeft(inDays(0.01), now)).toBe(1);
+  });
+
+  it('never goes below zero', () => {
+    expect(trialDaysLeft(inDays(-5), now)).toBe(0);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PasswordRenewFormSchema,
+  SignInRequestSchema,
+  SignUpRequestSchema,
+  SsoDomainFormSchema,
+  isFreeMailAddress,
+  meetsPasswordPolicy,
+} from './auth.ts';
+
+const messagesOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
+
+describe('sign-in form', () => {
+  it('trims the email and accepts a 6-character password', () => {
+    const parsed = SignInRequestSchema.parse({ email: '  ann@acme.io ', password: 'abcdef' });
+    expect(parsed.email).toBe('ann@acme.io');
+  });
+
+  it('requires an email in email format and a password of at least 6', () => {
+    expect(messagesOf(SignInRequestSchema.safeParse({ email: '', password: '' }))).toEqual(
+      expect.arrayContaining(['validation.email.required', 'validation.password.required']),
+    );
+    expect(messagesOf(SignInRequestSchema.safeParse({ email: 'ann@', password: 'abcde' }))).toEqual([
+      'validation.email.invalid',
+      'validation.password.min',
+    ]);
+  });
+});
+
+describe('sign-up form', () => {
+  it.each(['gmail.com', 'yahoo.co.uk', 'hotmail.fr', 'outlook.com', 'icloud.com', 'aol.com', 'protonmail.ch'])(
+    'refuses the free-mail domain %s',
+    (domain) => {
+      expect(isFreeMailAddress(`someone@${domain}`)).toBe(true);
+      expect(messagesOf(SignUpRequestSchema.safeParse({ email: `someone@${domain}`, password: 'Str0ng!Passw0rd' }))).toEqual([
+        'signupForm.email.validation.corporate.lambda.error',
+      ]);
+    },
+  );
+
+  it('accepts corporate domains that merely contain a free-mail name', () => {
+    expect(isFreeMailAddress('ann@outlook-consulting.com')).toBe(false);
+    expect(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: 'Str0ng!Passw0rd' }).success).toBe(true);
+  });
+
+  it.each([
+    ['Sh0rt!pass', 'signupForm.password.validation.length'],
+    ['NOLOWERCASE123!', 'signupForm.password.validation.lower'],
+    ['nouppercase123!', 'signupForm.password.validation.caps'],
+    ['NoDigitsHere!!', 'signupForm.password.validation.numbers'],
+    ['NoSpecial12345', 'signupForm.password.validation.special'],
+  ])('gives %s its own message', (password, message) => {
+    expect(messagesOf(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password }))).toEqual([message]);
+    expect(meetsPasswordPolicy(password)).toBe(false);
+  });
+
+  it('reports every missing rule at once for an empty password', () => {
+    expect(messagesOf(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: '' }))).toEqual(
+      expect.arrayContaining([
+        'validation.password.required',
+        'signupForm.password.validation.length',
+        'signupForm.password.validation.lower',
+      ]),
+    );
+  });
+});
+
+describe('password renew form', () => {
+  it('requires a confirmation equal to the new password', () => {
+    expect(messagesOf(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdeg' }))).toEqual([
+      'validation.password.mismatch',
+    ]);
+    expect(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdef' }).success).toBe(true);
+  });
+});
+
+describe('SSO organisation domain', () => {
+  it('allows letters, digits and dashes up to 32 characters', () => {
+    expect(SsoDomainFormSchema.safeParse({ domain: 'acme-corp-2' }).success).toBe(true);
+    expect(SsoDomainFormSchema.safeParse({ domain: 'acme.corp' }).success).toBe(false);
+    expect(SsoDomainFormSchema.safeParse({ domain: 'a'.repeat(33) }).success).toBe(false);
+    expect(SsoDomainFormSchema.safeParse({ domain: '' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { PERMISSIONS, permissionsForRoles, uiPermissions } from './permissions.ts';
+
+describe('role permissions', () => {
+  it('gives the super-admin everything and the admin everything except billing', () => {
+    expect(permissionsForRoles(['portal.super-admin'])).toEqual([...PERMISSIONS]);
+    expect(permissionsForRoles(['portal.admin'])).toEqual(PERMISSIONS.filter((p) => p !== 'VIEW_BILLING'));
+  });
+
+  it('limits analysts to the dashboard and developers to applications', () => {
+    expect(permissionsForRoles(['portal.analyst'])).toEqual(['VIEW_DASHBOARD']);
+    expect(permissionsForRoles(['portal.developer'])).toEqual(['VIEW_APPLICATION', 'EDIT_APPLICATION', 'CREATE_APPLICATION']);
+  });
+
+  it('grants nothing for unknown roles on the server, while the UI reads an empty list as all', () => {
+    expect(permissionsForRoles(['portal.owner'])).toEqual([]);
+    expect(uiPermissions([])).toEqual(PERMISSIONS);
+    expect(uiPermissions(['VIEW_DASHBOARD'])).toEqual(['VIEW_DASHBOARD']);
+  });
+});

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
@@ -66,6 +67,13 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
       },
     },
   });
+
+  // The OpenAPI document is generated from the same zod schemas that validate the requests.
+  await app.register(swagger, {
+    openapi: { info: { title: `${config.productName} Developer Portal API`, version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/api/health', async () => ({ status: 'ok' }));
   await app.register(authRoutes({ auth, config }), { prefix: '/api/auth' });

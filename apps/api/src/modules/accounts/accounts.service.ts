@@ -5,9 +5,11 @@ import {
   UpdateAccountRequestSchema,
   permissionsForRoles,
   type Account,
+  type MessageKey,
   type Permission,
   type RoleId,
 } from '@portal/contracts';
+import type { z } from 'zod';
 import type { SessionUser } from '../../auth/session.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
@@ -77,10 +79,14 @@ export function toAccount(user: SessionUser, { member, organization: org }: Memb
   };
 }
 
-function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, body: unknown): T {
+function parseOrThrow<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) throw validationError(parsed.error.issues);
   return parsed.data;
+}
+
+function fieldError(field: string, message: MessageKey): AppError {
+  return validationError([{ path: [field], message }]);
 }
 
 /**
@@ -95,13 +101,10 @@ export async function updateAccount(db: Db, user: SessionUser, body: unknown, no
     const input = parseOrThrow(InitialSetupRequestSchema, body);
     const needsCountry = organization.contractType !== 'flat_rate';
     if (needsCountry && !input.billingCountry) {
-      throw new AppError('VALIDATION_ERROR', {
-        message: 'billingCountry: Please select a country.',
-        fields: [{ field: 'billingCountry', message: 'Please select a country.' }],
-      });
+      throw fieldError('billingCountry', 'validation.billingCountry.required');
     }
     if (input.billingCountry && !isKnownCountry(input.billingCountry)) {
-      throw new AppError('VALIDATION_ERROR', { message: 'Unknown country code.', field: 'billingCountry' });
+      throw fieldError('billingCountry', 'errors.unknownCountry');
     }
     const updated = await updateOrganization(db, organization.id, {
       name: input.organization,
@@ -122,11 +125,9 @@ export async function updateAccount(db: Db, user: SessionUser, body: unknown, no
     throw new AppError('FORBIDDEN', { message: 'Billing details can be changed only while the account is active.' });
   }
   const input = parseOrThrow(UpdateAccountRequestSchema, body);
-  if (!isKnownCountry(input.billingCountry)) {
-    throw new AppError('VALIDATION_ERROR', { message: 'Unknown country code.', field: 'billingCountry' });
-  }
+  if (!isKnownCountry(input.billingCountry)) throw fieldError('billingCountry', 'errors.unknownCountry');
   if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
-    throw new AppError('VALIDATION_ERROR', { message: 'Unknown state for this country.', field: 'billingState' });
+    throw fieldError('billingState', 'errors.unknownState');
   }
   const updated = await updateOrganization(db, organization.id, input);
   if (!updated) throw new AppError('NOT_FOUND');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
@@ -57,6 +57,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     PUBLIC_URL: TEST_ORIGIN,
     PORTAL_DATA_DIR: dataDir,
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Every request of a test file comes from one address; rate-limit.test.ts sets real limits.
+    RATE_LIMIT_MAX_PER_IP: '10000',
+    RATE_LIMIT_MAX_PER_ACCOUNT: '10000',
     ...env,
   });
   const database = await openFreshDatabase();
@@ -79,17 +82,50 @@ export function jsonRequest(method: InjectOptions['method'], url: string, body?:
   };
 }
 
+/** A request as a non-browser client sends it: the bearer access token, no cookie, no Origin. */
+export function bearerRequest(method: InjectOptions['method'], url: string, token: string): InjectOptions {
+  return { method, url, headers: { authorization: `Bearer ${token}` } };
+}
+
+interface InjectedResponse {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): unknown;
+}
+
+/** Asserts the portal's error shape: the status, a JSON body `{code, message}` and, when given, the code. */
+export function expectApiError(response: InjectedResponse, status: number, code?: string) {
+  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
+  expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
+  const body = response.json() as { code?: unknown; message?: unknown };
+  expect(typeof body.code).toBe('string');
+  expect(typeof body.message).toBe('string');
+  expect(body.message).not.toBe('');
+  if (code) expect(body.code).toBe(code);
+  return body as { code: string; message: string; field?: string; fields?: { field: string; message: string }[] };
+}
+
 /** The `name=value` pairs of the response's Set-Cookie headers, ready for a Cookie header. */
 export function cookieHeader(setCookie: string | string[] | undefined): string {
   const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   return list.map((c) => c.split(';')[0]).join('; ');
 }
 
-/** The newest mail in the dev outbox for an address, read through /dev/mailbox. */
-export async function latestMail(app: FastifyInstance, to: string) {
+export interface StoredMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Every mail in the dev outbox for an address, newest first, read through /dev/mailbox. */
+export async function mailsTo(app: FastifyInstance, to: string): Promise<StoredMail[]> {
   const response = await app.inject({ method: 'GET', url: `/dev/mailbox/messages?to=${encodeURIComponent(to)}` });
-  const messages = response.json() as { subject: string; text: string; html: string }[];
-  return messages[0];
+  return response.json() as StoredMail[];
+}
+
+/** The newest mail in the dev outbox for an address. */
+export async function latestMail(app: FastifyInstance, to: string): Promise<StoredMail | undefined> {
+  return (await mailsTo(app, to))[0];
 }
 
 export function codeFromMail(text: string, parameter: 'confirmation_code' | 'code'): string {
@@ -98,35 +134,54 @@ export function codeFromMail(text: string, parameter: 'confirmation_code' | 'cod
   return match[1];
 }
 
+/** The sign-up call as the web app makes it. */
+export function signUp(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
+  return app.inject(jsonRequest('POST', '/api/auth/sign-up/email', { email, password, name: email.split('@')[0] }));
+}
+
+export function signInRequest(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
+  return app.inject(jsonRequest('POST', '/api/auth/sign-in/email', { email, password }));
+}
+
+export function verifyEmail(app: FastifyInstance, email: string, otp: string) {
+  return app.inject(jsonRequest('POST', '/api/auth/email-otp/verify-email', { email, otp }));
+}
+
+/** The code of the newest mail to an address (`confirmation_code` of a verification link, `code` of a reset link). */
+export async function latestCode(app: FastifyInstance, email: string, parameter: 'confirmation_code' | 'code') {
+  const mail = await latestMail(app, email);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return codeFromMail(mail.text, parameter);
+}
+
 /** Signs up, verifies from the mailed code and signs in; answers the session cookie. */
 export async function signUpVerifiedUser(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
-  const signUp = await app.inject(jsonRequest('POST', '/api/auth/sign-up/email', { email, password, name: email.split('@')[0] }));
-  if (signUp.statusCode !== 200) throw new Error(`sign-up failed: ${signUp.body}`);
-  const mail = await latestMail(app, email);
-  if (!mail) throw new Error('no verification mail');
-  const otp = codeFromMail(mail.text, 'confirmation_code');
-  const verify = await app.inject(jsonRequest('POST', '/api/auth/email-otp/verify-email', { email, otp }));
+  const signUpResponse = await signUp(app, email, password);
+  if (signUpResponse.statusCode !== 200) throw new Error(`sign-up failed: ${signUpResponse.body}`);
+  const verify = await verifyEmail(app, email, await latestCode(app, email, 'confirmation_code'));
   if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
   return signIn(app, email, password);
 }
 
 export async function signIn(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
-  const response = await app.inject(jsonRequest('POST', '/api/auth/sign-in/email', { email, password }));
+  const response = await signInRequest(app, email, password);
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
   return cookieHeader(response.headers['set-cookie']);
 }
 
+export const INITIAL_SETUP = {
+  organization: 'Acme',
+  firstName: 'Ann',
+  lastName: 'Lee',
+  billingCountry: 'SG',
+  acceptedPrivacyPolicy: true,
+  acceptedTerms: true,
+} as const;
+
 /** A signed-in super-admin of an organisation that has completed setup. */
 export async function setUpOrganization(app: FastifyInstance, email: string) {
   const cookie = await signUpVerifiedUser(app, email);
-  const setup = await app.inject(
-    jsonRequest(
-      'PUT',
-      '/api/v1/accounts',
-      { organization: 'Acme', firstName: 'Ann', lastName: 'Lee', billingCountry: 'SG', acceptedPrivacyPolicy: true, acceptedTerms: true },
-      cookie,
-    ),
-  );
+  const setup = await app.inject(jsonRequest('PUT', '/api/v1/accounts', INITIAL_SETUP, cookie));
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   return cookie;
 }

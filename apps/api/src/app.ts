@@ -40,7 +40,8 @@ export interface BuildAppOptions {
 export async function buildApp({ config, database, mailer: givenMailer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: true,
+    // Only a trusted proxy may name the client address: the per-IP rate limit counts by it.
+    trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

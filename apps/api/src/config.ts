@@ -31,7 +31,7 @@ const ConfigSchema = z
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
-    // Peers whose X-Forwarded-For is believed (Fastify trustProxy): true, a hop count, or addresses/CIDRs.
+    // Peers whose X-Forwarded-For is believed (Fastify trustProxy): true, false, or addresses/CIDRs.
     TRUST_PROXY: z.string().trim().min(1).default('loopback'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -70,15 +70,14 @@ export interface Config {
   };
   webDistDir: string | undefined;
   rateLimit: { windowSeconds: number; maxPerIp: number; maxPerAccount: number };
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string;
   logLevel: string;
 }
 
 export class ConfigError extends Error {}
 
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true' || value === 'false') return value === 'true';
-  return /^\d+$/.test(value) ? Number(value) : value;
+function parseTrustProxy(value: string): boolean | string {
+  return value === 'true' || value === 'false' ? value === 'true' : value;
 }
 
 /** Parses the environment once at start; a bad value fails with one line naming the variable. */

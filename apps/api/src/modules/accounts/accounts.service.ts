@@ -129,7 +129,8 @@ export async function updateAccount(db: Db, user: SessionUser, body: unknown, no
   if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
     throw fieldError('billingState', 'errors.unknownState');
   }
-  const updated = await updateOrganization(db, organization.id, input);
+  const { organization: name, ...billing } = input;
+  const updated = await updateOrganization(db, organization.id, { name, ...billing });
   if (!updated) throw new AppError('NOT_FOUND');
   return toAccount(user, { member, organization: updated });
 }

@@ -8,9 +8,11 @@ import {
 import type { MessageKey } from './messages.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/** The longest address SMTP can deliver to (RFC 5321 path limit less the angle brackets). */
+const EMAIL_MAX_LENGTH = 254;
 
 export function isValidEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
 }
 
 /** True when the address belongs to one of the free-mail providers (gmail.com, yahoo.co.uk, …). */

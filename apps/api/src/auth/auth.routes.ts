@@ -15,6 +15,26 @@ const LIMITED_PATHS = new Set([
   '/api/auth/email-otp/reset-password',
 ]);
 
+/** The parsed body again as JSON; one nested too deeply to serialise is refused, not a 500. */
+function serializeBody(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError) throw new AppError('VALIDATION_ERROR', { message: 'The request body is nested too deeply.' });
+    throw error;
+  }
+}
+
+/** True when better-auth answered with an error body of its own (`{code, message}`). */
+function isErrorBody(payload: Buffer | null): boolean {
+  if (!payload) return false;
+  try {
+    return typeof (JSON.parse(payload.toString('utf8')) as { code?: unknown } | null)?.code === 'string';
+  } catch {
+    return false;
+  }
+}
+
 function emailOf(body: unknown): string | undefined {
   const email = (body as { email?: unknown } | null)?.email;
   return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : undefined;
@@ -54,16 +74,19 @@ export function authRoutes(deps: { auth: Auth; config: Config }) {
           new Request(url, {
             method: request.method,
             headers,
-            body: request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined,
+            body: request.method === 'POST' && request.body !== undefined ? serializeBody(request.body) : undefined,
           }),
         );
+        const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+        // better-auth answers a path it does not know with an empty 404; the portal's 404 is JSON.
+        if (response.status === 404 && !isErrorBody(payload)) throw new AppError('NOT_FOUND');
         reply.status(response.status);
         response.headers.forEach((value, name) => {
           if (name !== 'set-cookie') reply.header(name, value);
         });
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header('set-cookie', cookies);
-        return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+        return reply.send(payload);
       },
     });
   };

@@ -1,5 +1,11 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
-import { ACCESS_TOKEN_TTL_SECONDS, SignUpRequestSchema, messageText } from '@portal/contracts';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  PasswordResetRequestSchema,
+  ResendVerificationRequestSchema,
+  SignUpRequestSchema,
+  messageText,
+} from '@portal/contracts';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -7,6 +13,7 @@ import { emailOTP } from 'better-auth/plugins/email-otp';
 import { jwt } from 'better-auth/plugins/jwt';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
@@ -19,6 +26,16 @@ export const OTP_TTL_SECONDS = 60 * 60;
 
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes): ~20 ms per verify here.
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** The rules of the forms behind these endpoints, held on the server exactly as in the forms. */
+const FORM_SCHEMAS: Record<string, z.ZodType> = {
+  '/sign-up/email': SignUpRequestSchema.extend({
+    // The display name starts as the address's local part; it is stored, so it is bounded too.
+    name: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(255, 'validation.tooLong'),
+  }),
+  '/email-otp/send-verification-otp': ResendVerificationRequestSchema,
+  '/email-otp/request-password-reset': PasswordResetRequestSchema,
+};
 
 export interface AuthDeps {
   config: Config;
@@ -107,9 +124,9 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-up/email') return;
-        // The corporate-email and password rules hold on the server exactly as in the form.
-        const parsed = SignUpRequestSchema.safeParse(ctx.body ?? {});
+        const formSchema = FORM_SCHEMAS[ctx.path];
+        if (!formSchema) return;
+        const parsed = formSchema.safeParse(ctx.body ?? {});
         if (parsed.success) return;
         const issue = parsed.error.issues[0];
         const field = String(issue?.path[0] ?? 'body');

@@ -48,6 +48,9 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server ends (restart, failover, a dropped database) is discarded and
+    // replaced on next use; without a listener node-postgres would crash the process instead.
+    pool.on('error', () => undefined);
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return { db, kind: 'postgres', pool, close: () => pool.end() };

@@ -2,9 +2,6 @@ import { eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
-export type OrganizationRow = typeof schema.organization.$inferSelect;
-export type MemberRow = typeof schema.member.$inferSelect;
-
 export async function findMembershipByUserId(db: Db, userId: string) {
   const [row] = await db
     .select({ member: schema.member, organization: schema.organization })

@@ -10,7 +10,7 @@ import {
   type RoleId,
 } from '@portal/contracts';
 import type { z } from 'zod';
-import type { SessionUser } from '../../auth/session.ts';
+import type { Membership, SessionUser } from '../../auth/session.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
@@ -18,19 +18,13 @@ import {
   createOrganizationForUser,
   findMembershipByUserId,
   updateOrganization,
-  type MemberRow,
-  type OrganizationRow,
 } from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface Membership {
-  member: MemberRow;
-  organization: OrganizationRow;
-}
-
-/** The caller's membership; a verified user without one gets a new organisation to set up. */
+/** The caller's membership (read with the session); a verified user without one gets a new organisation to set up. */
 export async function getMembership(db: Db, user: SessionUser): Promise<Membership> {
+  if (user.membership) return user.membership;
   const existing = await findMembershipByUserId(db, user.userId);
   if (existing) return existing;
   await createOrganizationForUser(db, {

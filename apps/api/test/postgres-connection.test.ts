@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
@@ -19,7 +18,7 @@ describe.runIf(Boolean(serverUrl))('the PostgreSQL connection pool', () => {
     const database = await openDatabase({ databaseUrl: scratch.url, dataDir: 'memory://' });
     cleanups.push(() => database.close());
     const pool = database.pool!;
-    await database.db.execute(sql`select 1`);
+    await pool.query('select 1');
     expect(pool.idleCount).toBeGreaterThan(0);
 
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -34,7 +33,7 @@ describe.runIf(Boolean(serverUrl))('the PostgreSQL connection pool', () => {
     }
     await vi.waitFor(() => expect(pool.totalCount).toBe(0));
 
-    const result = await database.db.execute<{ one: number }>(sql`select 1 as one`);
-    expect(result.rows).toEqual([{ one: 1 }]);
+    const { rows } = await pool.query<{ one: number }>('select 1 as one');
+    expect(rows).toEqual([{ one: 1 }]);
   });
 });

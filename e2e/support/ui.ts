@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { OrganizationFields, TestUser } from './fixtures.ts';
+import { RESET_SUBJECT, type OrganizationFields, type TestUser } from './fixtures.ts';
+import { linkIn, waitForMail } from './mail-store.ts';
 
 export const PORTAL_VERSION = 'v2.20.2';
 
@@ -47,4 +48,24 @@ export async function expectSignedInLayout(page: Page, organization: string) {
 export async function signOutThroughUserMenu(page: Page) {
   await page.getByRole('button', { name: /^Account menu of / }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
+}
+
+/** On /password/reset: asks for the mail; answers when it was asked, for waitForMail. */
+export async function requestPasswordReset(page: Page, email: string): Promise<number> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  const requestedAt = Date.now();
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText(email)).toBeVisible();
+  return requestedAt;
+}
+
+/** Opens the /password/renew link of the reset mail and saves the new password; the page lands on /login. */
+export async function renewPasswordFromMail(page: Page, email: string, since: number, newPassword: string) {
+  const link = linkIn(await waitForMail(email, RESET_SUBJECT, { since }), '/password/renew');
+  expect(link.searchParams.get('email')).toBe(email);
+  await page.goto(link.toString());
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }

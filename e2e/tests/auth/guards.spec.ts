@@ -41,6 +41,17 @@ test.describe('route guards', () => {
     await expect(page).toHaveURL(/\/apps\/asc\?page=2$/);
   });
 
+  test('a redirect parameter pointing to another site is not followed', async ({ page, users, baseURL }) => {
+    const user = await users.create({ label: 'guard-offsite' });
+    await users.signIn(user);
+    await users.setUpOrganization(ACME);
+    await page.context().clearCookies();
+
+    await page.goto('/login?redirect=%2F%2Fevil.example%2Fphish');
+    await submitSignIn(page, user);
+    await expect(page).toHaveURL(`${baseURL}/apps/asc`);
+  });
+
   test('an unknown path shows the 404 page', async ({ page }) => {
     const response = await page.goto('/no/such/page');
     expect(response?.status()).toBe(200);

@@ -1,8 +1,10 @@
-import { ACME, expect, RESET_SUBJECT, STRONG_PASSWORD, test, uniqueEmail, VERIFICATION_SUBJECT } from '../../support/fixtures.ts';
+import { ACME, expect, STRONG_PASSWORD, test, uniqueEmail, VERIFICATION_SUBJECT } from '../../support/fixtures.ts';
 import { linkIn, waitForMail } from '../../support/mail-store.ts';
 import {
   expectSignedInLayout,
   loginRedirectUrl,
+  renewPasswordFromMail,
+  requestPasswordReset,
   signOutThroughUserMenu,
   submitOrganizationForm,
   submitSignIn,
@@ -106,21 +108,11 @@ test('a new user signs up, verifies the email, sets up the organisation, signs o
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/password\/reset$/);
-    await page.getByLabel('Email', { exact: true }).fill(user.email);
-    resetRequestedAt = Date.now();
-    await page.getByRole('button', { name: 'Send reset link' }).click();
-    await expect(page.getByText(user.email)).toBeVisible();
+    resetRequestedAt = await requestPasswordReset(page, user.email);
   });
 
   await test.step('the mailed link renews the password and leads to /login with a success alert', async () => {
-    const mail = await waitForMail(user.email, RESET_SUBJECT, { since: resetRequestedAt - 1_000 });
-    const link = linkIn(mail, '/password/renew');
-    expect(link.searchParams.get('email')).toBe(user.email);
-    await page.goto(link.toString());
-    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Save new password' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await renewPasswordFromMail(page, user.email, resetRequestedAt, NEW_PASSWORD);
     await expect(page.getByRole('status').filter({ hasText: PASSWORD_CHANGED })).toBeVisible();
   });
 
@@ -163,4 +155,23 @@ test("cancelling the legal dialog signs the user out to /login", async ({ page, 
   await page.goto('/setup-organization');
   await expect(page).toHaveURL(loginRedirectUrl('/setup-organization'));
   expect((await page.request.get('/api/v1/accounts/me')).status()).toBe(401);
+});
+
+test('renewing the password from the mail ends the sessions that were open elsewhere', async ({ page, users, browser, baseURL }) => {
+  const user = await users.signedIn({ label: 'revoke' });
+  expect((await page.request.get('/api/v1/accounts/me')).status()).toBe(200);
+
+  const elsewhere = await browser.newContext({ baseURL });
+  try {
+    const other = await elsewhere.newPage();
+    await other.goto('/password/reset');
+    const requestedAt = await requestPasswordReset(other, user.email);
+    await renewPasswordFromMail(other, user.email, requestedAt, NEW_PASSWORD);
+  } finally {
+    await elsewhere.close();
+  }
+
+  expect((await page.request.get('/api/v1/accounts/me')).status()).toBe(401);
+  await page.goto('/apps/asc');
+  await expect(page).toHaveURL(loginRedirectUrl('/apps/asc'));
 });

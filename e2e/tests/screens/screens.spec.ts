@@ -12,7 +12,7 @@ const VIEWPORTS = [
 ];
 
 async function capture(page: Page, name: string, width: number) {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
 }
 
 for (const viewport of VIEWPORTS) {
@@ -26,13 +26,19 @@ for (const viewport of VIEWPORTS) {
     await page.goto('/signup');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await capture(page, 'signup', viewport.width);
+    await page.getByLabel('Corporate email').fill('someone@gmail.com');
+    await page.getByLabel('Password', { exact: true }).fill('weakpass');
+    await page.getByLabel('Corporate email').blur();
+    await expect(page.getByText('Please sign up with your corporate email.', { exact: false })).toBeVisible();
+    await capture(page, 'signup-errors', viewport.width);
 
     await users.signedIn({ label: `screens-setup-${viewport.width}`, organization: null });
     await page.goto('/setup-organization');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await capture(page, 'setup-organization', viewport.width);
     await submitOrganizationForm(page, ACME, 'Singapore');
-    await expect(page.getByRole('dialog')).toBeVisible();
+    // Captured once the opening transition has ended.
+    await expect(page.getByRole('dialog')).toHaveCSS('opacity', '1');
     await capture(page, 'setup-organization-legal-dialog', viewport.width);
 
     await users.signedIn({ label: `screens-apps-${viewport.width}` });

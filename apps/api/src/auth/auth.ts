@@ -5,6 +5,7 @@ import {
   ResendVerificationRequestSchema,
   SignUpRequestSchema,
   messageText,
+  strongPasswordField,
 } from '@portal/contracts';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
@@ -35,6 +36,11 @@ const FORM_SCHEMAS: Record<string, z.ZodType> = {
   }),
   '/email-otp/send-verification-otp': ResendVerificationRequestSchema,
   '/email-otp/request-password-reset': PasswordResetRequestSchema,
+  // A reset must not weaken an account: the new password meets the sign-up policy (decision 002).
+  '/email-otp/reset-password': PasswordResetRequestSchema.extend({
+    otp: z.string({ error: 'validation.code.required' }).trim().min(1, 'validation.code.required'),
+    password: strongPasswordField,
+  }),
 };
 
 export interface AuthDeps {

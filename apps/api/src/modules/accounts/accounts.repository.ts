@@ -58,6 +58,26 @@ export async function updateOrganization(
   return row;
 }
 
+/** Fills the organisation and names its creator after the person given in the setup form, together. */
+export async function completeOrganizationSetup(
+  db: Db,
+  input: { organizationId: string; memberId: string; displayName: string; values: Partial<typeof schema.organization.$inferInsert> },
+) {
+  return db.transaction(async (tx) => {
+    const [updatedMember] = await tx
+      .update(schema.member)
+      .set({ displayName: input.displayName, updatedAt: new Date() })
+      .where(eq(schema.member.id, input.memberId))
+      .returning();
+    const [updatedOrganization] = await tx
+      .update(schema.organization)
+      .set({ ...input.values, updatedAt: new Date() })
+      .where(eq(schema.organization.id, input.organizationId))
+      .returning();
+    return updatedMember && updatedOrganization ? { member: updatedMember, organization: updatedOrganization } : undefined;
+  });
+}
+
 export async function listTaxRates(db: Db) {
   return db
     .select({ countryCode: schema.taxRate.countryCode, ratePercent: schema.taxRate.ratePercent })

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import {
+  completeOrganizationSetup,
   createOrganizationForUser,
   findMembershipByUserId,
   updateOrganization,
@@ -100,18 +101,23 @@ export async function updateAccount(db: Db, user: SessionUser, body: unknown, no
     if (input.billingCountry && !isKnownCountry(input.billingCountry)) {
       throw fieldError('billingCountry', 'errors.unknownCountry');
     }
-    const updated = await updateOrganization(db, organization.id, {
-      name: input.organization,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      billingCountry: needsCountry ? (input.billingCountry ?? '') : '',
-      isFilled: true,
-      trialEndAt: new Date(now.getTime() + TRIAL_LENGTH_DAYS * DAY_MS),
-      privacyPolicyAcceptedAt: now,
-      termsAcceptedAt: now,
+    const completed = await completeOrganizationSetup(db, {
+      organizationId: organization.id,
+      memberId: member.id,
+      displayName: `${input.firstName} ${input.lastName}`,
+      values: {
+        name: input.organization,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        billingCountry: needsCountry ? (input.billingCountry ?? '') : '',
+        isFilled: true,
+        trialEndAt: new Date(now.getTime() + TRIAL_LENGTH_DAYS * DAY_MS),
+        privacyPolicyAcceptedAt: now,
+        termsAcceptedAt: now,
+      },
     });
-    if (!updated) throw new AppError('NOT_FOUND');
-    return toAccount(user, { member, organization: updated });
+    if (!completed) throw new AppError('NOT_FOUND');
+    return toAccount(user, completed);
   }
 
   if (!permissionsForRoles([member.roleId]).includes('VIEW_BILLING')) throw new AppError('FORBIDDEN');

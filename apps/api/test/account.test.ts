@@ -13,12 +13,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import {
   INITIAL_SETUP,
-  createTestApp,
+  useTestApp,
   expectApiError,
   jsonRequest,
   setUpOrganization,
   signUpVerifiedUser,
-  type TestApp,
 } from './helper.ts';
 
 const DAY_MS = 86_400_000;
@@ -37,11 +36,10 @@ const BILLING = {
   vatNumber: 'M2-1234567-8',
 };
 
-let testApp: TestApp;
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  testApp = await createTestApp();
+beforeAll(() => {
   app = testApp.app;
 });
 

@@ -1,16 +1,15 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig, type Config } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
+import { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail, testConfig } from './fixtures.ts';
+import { createScratchDatabase } from './scratch-database.ts';
 
-export const TEST_ORIGIN = 'http://localhost:3000';
-export const STRONG_PASSWORD = 'Str0ng!Passw0rd';
+export { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail } from './fixtures.ts';
 
 /**
  * A fresh database for one test file: an in-memory PGlite by default, or a new database on the
@@ -22,22 +21,13 @@ async function openFreshDatabase(): Promise<Database & { dispose(): Promise<void
     const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://' });
     return { ...database, dispose: () => database.close() };
   }
-  const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
+  const scratch = await createScratchDatabase(serverUrl, 'portal_test');
+  const database = await openDatabase({ databaseUrl: scratch.url, dataDir: 'memory://' });
   return {
     ...database,
     dispose: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
@@ -48,28 +38,38 @@ export interface TestApp {
   database: Database;
 }
 
-/** Builds the portal on a fresh database for this test file and closes both when the file ends. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Builds the portal on a fresh database; `close` ends both. */
+async function buildTestApp(env: Record<string, string>): Promise<TestApp & { close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: TEST_ORIGIN,
-    PORTAL_DATA_DIR: dataDir,
-    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-    // Every request of a test file comes from one address; rate-limit.test.ts sets real limits.
-    RATE_LIMIT_MAX_PER_IP: '10000',
-    RATE_LIMIT_MAX_PER_ACCOUNT: '10000',
-    ...env,
-  });
+  const config = testConfig(dataDir, env);
   const database = await openFreshDatabase();
   const app = await buildApp({ config, database });
-  afterAll(async () => {
-    await app.close();
-    await database.dispose();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  return {
+    app,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The portal on a fresh database for this test file: built before its first test, closed (and
+ * its database dropped) after its last. Call it at the top level of the file; the returned
+ * object is filled in when the file's tests start.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  const testApp = {} as TestApp & { close?(): Promise<void> };
+  beforeAll(async () => {
+    Object.assign(testApp, await buildTestApp(env));
   });
-  return { app, config, database };
+  afterAll(async () => {
+    await testApp.close?.();
+  });
+  return testApp;
 }
 
 /** JSON request as a browser on the portal's origin sends it (better-auth checks Origin). */
@@ -128,12 +128,6 @@ export async function latestMail(app: FastifyInstance, to: string): Promise<Stor
   return (await mailsTo(app, to))[0];
 }
 
-export function codeFromMail(text: string, parameter: 'confirmation_code' | 'code'): string {
-  const match = text.match(new RegExp(`[?&]${parameter}=(\\d+)`));
-  if (!match?.[1]) throw new Error(`no ${parameter} in mail`);
-  return match[1];
-}
-
 /** The sign-up call as the web app makes it. */
 export function signUp(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
   return app.inject(jsonRequest('POST', '/api/auth/sign-up/email', { email, password, name: email.split('@')[0] }));
@@ -168,15 +162,6 @@ export async function signIn(app: FastifyInstance, email: string, password = STR
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
   return cookieHeader(response.headers['set-cookie']);
 }
-
-export const INITIAL_SETUP = {
-  organization: 'Acme',
-  firstName: 'Ann',
-  lastName: 'Lee',
-  billingCountry: 'SG',
-  acceptedPrivacyPolicy: true,
-  acceptedTerms: true,
-} as const;
 
 /** A signed-in super-admin of an organisation that has completed setup. */
 export async function setUpOrganization(app: FastifyInstance, email: string) {

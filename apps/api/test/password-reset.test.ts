@@ -4,7 +4,7 @@ import {
   STRONG_PASSWORD,
   bearerRequest,
   codeFromMail,
-  createTestApp,
+  useTestApp,
   expectApiError,
   jsonRequest,
   latestMail,
@@ -16,10 +16,11 @@ import {
 
 const NEW_PASSWORD = 'N3w!Password-2024';
 
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  ({ app } = await createTestApp());
+beforeAll(() => {
+  app = testApp.app;
 });
 
 function requestReset(email: string) {

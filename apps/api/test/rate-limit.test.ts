@@ -1,17 +1,18 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STRONG_PASSWORD, createTestApp, expectApiError, jsonRequest, signUpVerifiedUser } from './helper.ts';
+import { STRONG_PASSWORD, useTestApp, expectApiError, jsonRequest, signUpVerifiedUser } from './helper.ts';
 
 const MAX_PER_ACCOUNT = 3;
 const MAX_PER_IP = 5;
 
+const testApp = useTestApp({
+  RATE_LIMIT_MAX_PER_ACCOUNT: String(MAX_PER_ACCOUNT),
+  RATE_LIMIT_MAX_PER_IP: String(MAX_PER_IP),
+});
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  ({ app } = await createTestApp({
-    RATE_LIMIT_MAX_PER_ACCOUNT: String(MAX_PER_ACCOUNT),
-    RATE_LIMIT_MAX_PER_IP: String(MAX_PER_IP),
-  }));
+beforeAll(() => {
+  app = testApp.app;
 });
 
 const limitedPaths = [

@@ -1,12 +1,13 @@
 import { CountriesResponseSchema, SubdivisionsResponseSchema } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectApiError } from './helper.ts';
+import { useTestApp, expectApiError } from './helper.ts';
 
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  ({ app } = await createTestApp());
+beforeAll(() => {
+  app = testApp.app;
 });
 
 function get(url: string) {

@@ -4,7 +4,7 @@ import {
   INITIAL_SETUP,
   STRONG_PASSWORD,
   TEST_ORIGIN,
-  createTestApp,
+  useTestApp,
   expectApiError,
   setUpOrganization,
   signUpVerifiedUser,
@@ -12,11 +12,12 @@ import {
 
 const HUGE = 100_000;
 
+const testApp = useTestApp();
 let app: FastifyInstance;
 const cookies = { none: '', fresh: '', filled: '' };
 
 beforeAll(async () => {
-  ({ app } = await createTestApp());
+  app = testApp.app;
   cookies.fresh = await signUpVerifiedUser(app, 'fresh@acme.io');
   cookies.filled = await setUpOrganization(app, 'filled@acme.io');
 });

@@ -15,22 +15,20 @@ import * as schema from '../src/db/schema.ts';
 import {
   TEST_ORIGIN,
   bearerRequest,
-  createTestApp,
+  useTestApp,
   expectApiError,
   jsonRequest,
   signIn,
   signInRequest,
   signUpVerifiedUser,
-  type TestApp,
 } from './helper.ts';
 
 const COOKIE_NAME = 'portal.session_token';
 
-let testApp: TestApp;
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  testApp = await createTestApp();
+beforeAll(() => {
   app = testApp.app;
 });
 

@@ -5,7 +5,7 @@ import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
   codeFromMail,
-  createTestApp,
+  useTestApp,
   expectApiError,
   jsonRequest,
   latestMail,
@@ -15,10 +15,11 @@ import {
   signUpVerifiedUser,
 } from './helper.ts';
 
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  ({ app } = await createTestApp());
+beforeAll(() => {
+  app = testApp.app;
 });
 
 describe('sign-up with a free-mail address', () => {

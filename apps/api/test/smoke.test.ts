@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTestApp, jsonRequest, setUpOrganization } from './helper.ts';
+import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+
+const testApp = useTestApp();
 
 describe('account after sign-up, verification and setup', () => {
   it('answers the filled account with the super-admin role and a 15-day trial', async () => {
-    const { app } = await createTestApp();
+    const { app } = testApp;
     const cookie = await setUpOrganization(app, 'ann@acme.io');
     const me = await app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
     expect(me.statusCode).toBe(200);

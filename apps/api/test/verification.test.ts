@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import {
-  createTestApp,
+  useTestApp,
   expectApiError,
   jsonRequest,
   latestCode,
@@ -11,14 +11,12 @@ import {
   signInRequest,
   signUp,
   verifyEmail,
-  type TestApp,
 } from './helper.ts';
 
-let testApp: TestApp;
+const testApp = useTestApp();
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  testApp = await createTestApp();
+beforeAll(() => {
   app = testApp.app;
 });
 

@@ -1,13 +1,32 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
 
+// What a request needs of the caller's member and organisation rows: the lookup runs on every
+// request, and each column read costs (most on PGlite, which parses every value in JavaScript).
+const MEMBER_COLUMNS = {
+  id: schema.member.id,
+  organizationId: schema.member.organizationId,
+  displayName: schema.member.displayName,
+  roleId: schema.member.roleId,
+  lastLoginAt: schema.member.lastLoginAt,
+};
+const {
+  privacyPolicyAcceptedAt: _privacyPolicyAcceptedAt,
+  termsAcceptedAt: _termsAcceptedAt,
+  createdAt: _createdAt,
+  updatedAt: _updatedAt,
+  ...ORGANIZATION_COLUMNS
+} = getTableColumns(schema.organization);
+
+type LookupRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
+
 export interface Membership {
-  member: typeof schema.member.$inferSelect;
-  organization: typeof schema.organization.$inferSelect;
+  member: NonNullable<LookupRow['member']>;
+  organization: NonNullable<LookupRow['organization']>;
 }
 
 export interface SessionUser {
@@ -41,8 +60,8 @@ function prepareSessionLookup(db: Db, by: 'token' | 'id') {
       email: schema.user.email,
       name: schema.user.name,
       emailVerified: schema.user.emailVerified,
-      member: schema.member,
-      organization: schema.organization,
+      member: MEMBER_COLUMNS,
+      organization: ORGANIZATION_COLUMNS,
     })
     .from(schema.session)
     .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))

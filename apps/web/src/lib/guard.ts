@@ -28,6 +28,11 @@ export const ERROR_DESCRIPTION_PARAM = 'error_description';
 const CORPORATE_EMAIL_REQUIRED: ErrorCode = 'CORPORATE_EMAIL_REQUIRED';
 const SIGNED_OUT_ONLY = ['/login', '/signup'];
 
+/** The identity provider refused a personal address; it may spell the code in lower case (§5). */
+export function isCorporateEmailRefusal(errorDescription: string | null): boolean {
+  return errorDescription !== null && errorDescription.toUpperCase().includes(CORPORATE_EMAIL_REQUIRED);
+}
+
 const render: GuardDecision = { type: 'render' };
 const redirect = (to: string): GuardDecision => ({ type: 'redirect', to });
 
@@ -50,7 +55,7 @@ export function decideGuard({ pathname, search, access, account, googleSignInSta
     const errorDescription = query.get(ERROR_DESCRIPTION_PARAM);
     if (errorDescription === null) return redirect(loginPathFor(pathname, search));
     const carried = new URLSearchParams({ [ERROR_DESCRIPTION_PARAM]: errorDescription }).toString();
-    if (errorDescription.toUpperCase().includes(CORPORATE_EMAIL_REQUIRED)) {
+    if (isCorporateEmailRefusal(errorDescription)) {
       return redirect(`/${googleSignInStartedOn ?? 'login'}?${carried}`);
     }
     return redirect(`/sign-in-sso?${carried}`);

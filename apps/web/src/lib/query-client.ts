@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { ApiError, isNetworkError } from './api-client';
 import { translate } from './i18n';
@@ -22,7 +21,11 @@ export function clearSession(client: QueryClient): void {
 
 function onAnyError(error: unknown): void {
   if (error instanceof ApiError && error.sessionExpired) clearSession(queryClient);
-  else if (isNetworkError(error)) notifications.show({ color: 'red', message: translate((error as ApiError).message) });
+  else if (isNetworkError(error)) {
+    const message = translate((error as ApiError).message);
+    // Loaded on demand like the toast container (already fetched by then), to keep it off the first page's path.
+    void import('@mantine/notifications').then(({ notifications }) => notifications.show({ color: 'red', message }));
+  }
 }
 
 export const queryClient = new QueryClient({

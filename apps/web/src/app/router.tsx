@@ -1,0 +1,70 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { ErrorPage } from '../components/error-page';
+import { PageLoader } from '../components/page-loader';
+import type { RouteAccess } from '../lib/guard';
+import type { TranslationKey } from '../lib/i18n';
+import { Root } from './root';
+import type { RouteHandle } from './route-handle';
+
+type LazyRoute = NonNullable<RouteObject['lazy']>;
+
+const placeholder: LazyRoute = () => import('./routes/placeholder');
+const message: LazyRoute = () => import('./routes/message');
+
+/** A page of the §2 route table: its access and title are known before its code is loaded. */
+function page(path: string, access: RouteAccess, title: TranslationKey, lazy: LazyRoute, extra: Partial<RouteHandle> = {}): RouteObject {
+  const handle: RouteHandle = { access, title, ...extra };
+  return { path, handle, lazy };
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: Root,
+    ErrorBoundary: ErrorPage,
+    HydrateFallback: PageLoader,
+    handle: { access: 'any', title: 'app.name' } satisfies RouteHandle,
+    children: [
+      // Keeps the query: a failed Google sign-in comes back to / with error_description.
+      { index: true, loader: ({ request }) => redirect(`/home${new URL(request.url).search}`) },
+      page('home', 'login', 'page.home', () => import('./routes/home')),
+
+      page('login', 'public', 'page.login', () => import('./routes/login')),
+      page('signup', 'public', 'page.signup', () => import('./routes/signup')),
+      page('sign-in-sso', 'public', 'page.signInSso', () => import('./routes/sign-in-sso')),
+      page('verify-email', 'public', 'page.verifyEmail', () => import('./routes/verify-email')),
+      page('confirm-user', 'public', 'page.confirmUser', () => import('./routes/confirm-user')),
+      page('email-expired', 'public', 'page.emailExpired', () => import('./routes/email-expired')),
+      page('password/reset', 'public', 'page.passwordReset', () => import('./routes/password-reset')),
+      page('password/renew', 'public', 'page.passwordRenew', () => import('./routes/password-renew')),
+      page('invitation-signup', 'public', 'invitation.signup.title', message, { message: 'invitation.signup.text' }),
+      page('invitation-expired', 'public', 'invitation.expired.title', message, { message: 'invitation.expired.text' }),
+      page('invitation-invalid', 'public', 'invitation.invalid.title', message, { message: 'invitation.invalid.text' }),
+      page('logout', 'public', 'page.logout', () => import('./routes/logout')),
+      page('error', 'public', 'page.error', () => import('./routes/error')),
+      page('forbidden', 'public', 'forbidden.title', message, { message: 'forbidden.text' }),
+
+      page('setup-organization', 'login', 'page.setupOrganization', () => import('./routes/setup-organization')),
+      page('payment/:sub/:type', 'VIEW_BILLING', 'page.payment', () => import('./routes/payment')),
+      {
+        lazy: () => import('./routes/app-layout'),
+        children: [
+          page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', placeholder),
+          page('create-app/:sub/:step?', 'CREATE_APPLICATION', 'page.createApp', placeholder),
+          page('billing/:sub', 'VIEW_BILLING', 'page.billing', placeholder),
+          page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', placeholder),
+          page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
+          page('subscription-licenses/:sub', 'VIEW_PLAN_DETAIL', 'page.subscription', placeholder),
+          page('manage-members', 'VIEW_MEMBER', 'page.manageMembers', placeholder),
+          page('manage-members/:memberId', 'EDIT_MEMBER', 'page.editMember', placeholder),
+          page('invite-members', 'INVITE_MEMBER', 'page.inviteMembers', placeholder),
+          page('edit-profile', 'login', 'page.editProfile', placeholder),
+        ],
+      },
+
+      page('*', 'any', 'notFound.title', message, { message: 'notFound.text' }),
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

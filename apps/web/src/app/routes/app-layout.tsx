@@ -1,0 +1,1 @@
+export { AppLayout as Component } from '../../features/layout/components/app-layout';

@@ -1,0 +1,1 @@
+export { ConfirmUserPage as Component } from '../../features/auth/components/confirm-user-page';

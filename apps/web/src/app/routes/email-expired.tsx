@@ -1,0 +1,1 @@
+export { EmailExpiredPage as Component } from '../../features/auth/components/email-expired-page';

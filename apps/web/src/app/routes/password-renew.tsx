@@ -1,0 +1,1 @@
+export { PasswordRenewPage as Component } from '../../features/auth/components/password-renew-page';

@@ -1,0 +1,1 @@
+export { PasswordResetPage as Component } from '../../features/auth/components/password-reset-page';

@@ -1,0 +1,1 @@
+export { SetupOrganizationPage as Component } from '../../features/organization-setup/components/setup-organization-page';

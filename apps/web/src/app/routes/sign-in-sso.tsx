@@ -1,0 +1,1 @@
+export { SsoSignInPage as Component } from '../../features/auth/components/sso-sign-in-page';

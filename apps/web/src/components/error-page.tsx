@@ -1,0 +1,28 @@
+import { Anchor, Button } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useAccount } from '../lib/account';
+import { MessagePage } from './message-page';
+
+/** /error, and what any route shows when it fails to load or render. */
+export function ErrorPage() {
+  const { t } = useTranslation();
+  const { data: account } = useAccount();
+  return (
+    <MessagePage
+      title={t('errorPage.title')}
+      actions={
+        <>
+          <Anchor component={Link} to="/">
+            {t('common.backHome')}
+          </Anchor>
+          {account && (
+            <Button component={Link} to="/logout" variant="default">
+              {t('errorPage.backToLogin')}
+            </Button>
+          )}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,22 @@
+import { LOGOUT_DELAY_MS } from '@portal/contracts';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { MessagePage } from '../../../components/message-page';
+import { useSignOut } from '../../../lib/sign-out';
+
+export function LogoutPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { mutate: signOut } = useSignOut();
+
+  useEffect(() => {
+    const timer = setTimeout(
+      () => signOut(undefined, { onSettled: () => navigate('/login', { replace: true }) }),
+      LOGOUT_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [signOut, navigate]);
+
+  return <MessagePage title={t('logout.title')} />;
+}

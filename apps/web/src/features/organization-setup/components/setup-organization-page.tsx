@@ -1,0 +1,120 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Anchor, Button, List, Select, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { InitialSetupFormSchema, TRIAL_LENGTH_DAYS, type InitialSetupForm } from '@portal/contracts';
+import { IconCheck } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { CenteredFrame } from '../../../components/centered-frame';
+import { StatusAlert } from '../../../components/status-alert';
+import { useSignedInAccount } from '../../../lib/account';
+import { countriesQueryOptions } from '../../../lib/countries';
+import { applyFieldErrors, fieldError, submitErrorText } from '../../../lib/form-errors';
+import { useUpdateAccount } from '../../../lib/update-account';
+import { LegalDialog } from './legal-dialog';
+
+const FORM_FIELDS = ['organization', 'firstName', 'lastName', 'billingCountry'] as const;
+
+export function SetupOrganizationPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const account = useSignedInAccount();
+  // The flat-rate contract is sales-led: no country is asked and the legal documents come first (§4).
+  const flatRate = account.contractType === 'flat_rate';
+  const countries = useQuery({ ...countriesQueryOptions, enabled: !flatRate });
+  const update = useUpdateAccount();
+  const [dialogOpened, setDialogOpened] = useState(flatRate);
+  const [legalAccepted, setLegalAccepted] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(InitialSetupFormSchema),
+    defaultValues: {
+      organization: account.organization,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      // An empty string makes the optional country required; undefined leaves it out.
+      billingCountry: flatRate ? undefined : account.billingCountry,
+    },
+  });
+
+  // On success the account is filled, and the route guard moves the user on to /home.
+  const save = (values: InitialSetupForm) =>
+    update.mutate(
+      { ...values, acceptedPrivacyPolicy: true, acceptedTerms: true },
+      { onError: (error) => applyFieldErrors(error, setError, FORM_FIELDS) && setDialogOpened(false) },
+    );
+  const closeToShowErrors = () => setDialogOpened(false);
+
+  const onSubmit = handleSubmit((values) => (legalAccepted ? save(values) : setDialogOpened(true)));
+  const onConfirmLegal = () => {
+    setLegalAccepted(true);
+    void handleSubmit(save, closeToShowErrors)();
+  };
+  const failure = submitErrorText(update.error);
+
+  return (
+    <CenteredFrame title={t('setup.title')} width={520}>
+      <Text>{t('setup.intro', { days: TRIAL_LENGTH_DAYS })}</Text>
+      <List
+        spacing={4}
+        icon={
+          <ThemeIcon size={20} radius="xl" color="green.8">
+            <IconCheck size={14} aria-hidden />
+          </ThemeIcon>
+        }
+      >
+        <List.Item>{t('setup.benefit.trial', { days: TRIAL_LENGTH_DAYS })}</List.Item>
+        <List.Item>{t('setup.benefit.noCard')}</List.Item>
+        <List.Item>{t('setup.benefit.unlimited')}</List.Item>
+      </List>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="sm">
+          {!dialogOpened && <StatusAlert kind="fail" message={failure} />}
+          <TextInput label={t('setup.organization')} autoComplete="organization" {...register('organization')} error={fieldError(errors.organization)} />
+          <TextInput label={t('setup.firstName')} autoComplete="given-name" {...register('firstName')} error={fieldError(errors.firstName)} />
+          <TextInput label={t('setup.lastName')} autoComplete="family-name" {...register('lastName')} error={fieldError(errors.lastName)} />
+          {!flatRate && (
+            <Controller
+              control={control}
+              name="billingCountry"
+              render={({ field }) => (
+                <Select
+                  label={t('setup.country')}
+                  placeholder={t('setup.countryPlaceholder')}
+                  data={countries.data ?? []}
+                  searchable
+                  nothingFoundMessage={t('setup.noCountry')}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                  error={fieldError(errors.billingCountry) ?? (countries.isError ? t('setup.countriesFailed') : undefined)}
+                />
+              )}
+            />
+          )}
+          <Button type="submit" loading={update.isPending}>
+            {t('setup.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <Anchor component={Link} to="/logout" size="sm" ta="center">
+        {t('layout.signOut')}
+      </Anchor>
+      <LegalDialog
+        opened={dialogOpened}
+        confirming={update.isPending}
+        error={failure}
+        onConfirm={onConfirmLegal}
+        onDecline={() => navigate('/logout', { replace: true })}
+      />
+    </CenteredFrame>
+  );
+}

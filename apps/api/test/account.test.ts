@@ -130,6 +130,8 @@ describe('initial setup (PUT /api/v1/accounts before setup)', () => {
     const trialEnd = Date.parse(account.trialEndAt ?? '');
     expect(trialEnd).toBeGreaterThanOrEqual(before + 15 * DAY_MS);
     expect(trialEnd).toBeLessThanOrEqual(Date.now() + 15 * DAY_MS);
+    // The person named in the form becomes the member's display name.
+    expect(account.displayName).toBe('Ann Lee');
     expect(await getMe(cookie)).toEqual(account);
   });
 

@@ -1,3 +1,4 @@
+import { messages } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -80,6 +81,26 @@ describe('password reset', () => {
     // The code is spent.
     expectApiError(await resetPassword(email, code, 'Th1rd!Password-x'), 400);
     expect((await signInRequest(app, email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['too short', 'Ab1!efgh', 'signupForm.password.validation.length'],
+    ['without a lowercase letter', 'ABCDEFGH123!', 'signupForm.password.validation.lower'],
+    ['without an uppercase letter', 'abcdefgh123!', 'signupForm.password.validation.caps'],
+    ['without a digit', 'Abcdefghijk!', 'signupForm.password.validation.numbers'],
+    ['without a special character', 'Abcdefgh1234', 'signupForm.password.validation.special'],
+  ] as const)('refuses a new password %s and keeps the code and the old password', async (_label, password, key) => {
+    const email = `weak-${key.split('.').at(-1)}@acme.io`;
+    await signUpVerifiedUser(app, email);
+    await requestReset(email);
+    const { code } = await mailedResetCode(email);
+
+    const error = expectApiError(await resetPassword(email, code, password), 400, 'VALIDATION_ERROR');
+    expect(error.field).toBe('password');
+    expect(error.message).toBe(messages[key]);
+    expect((await signInRequest(app, email, STRONG_PASSWORD)).statusCode).toBe(200);
+    // The refusal did not spend the code.
+    expect((await resetPassword(email, code)).statusCode).toBe(200);
   });
 
   it('keeps the password when the code is wrong', async () => {

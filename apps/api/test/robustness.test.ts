@@ -144,6 +144,37 @@ describe('query strings and headers', () => {
   });
 });
 
+describe('endpoints without a body', () => {
+  const endpoints: [string, keyof typeof cookies][] = [
+    ['/api/health', 'none'],
+    ['/api/v1/config', 'none'],
+    ['/api/v1/utils/countries', 'none'],
+    ['/api/v1/utils/subdivisions?countryCode=SG', 'none'],
+    ['/api/auth/jwks', 'none'],
+    ['/api/auth/token', 'filled'],
+    ['/api/v1/accounts/me', 'filled'],
+    ['/api/v1/accounts/tax', 'filled'],
+    ['/api/v1/accounts/freecredits', 'filled'],
+    ['/dev/mailbox/messages', 'none'],
+  ];
+  const oddities: [string, (url: string) => InjectOptions][] = [
+    ['a malformed JSON body', (url) => ({ method: 'GET', url, headers: { 'content-type': 'application/json' }, payload: '{"a' })],
+    ['a huge query string', (url) => ({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}x=${'x'.repeat(HUGE)}` })],
+    ['bracketed query keys', (url) => ({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}a[]=1&a[b]=2&__proto__[x]=1` })],
+  ];
+
+  describe.each(endpoints)('GET %s', (url, session) => {
+    it.each(oddities)('answers %s with JSON and no server error', async (_label, build) => {
+      const options = build(url);
+      const cookie = cookies[session];
+      const response = await app.inject({ ...options, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
+      expect(response.statusCode, response.body.slice(0, 300)).toBeLessThan(500);
+      expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
+      if (response.statusCode >= 400) expectApiError(response, response.statusCode);
+    });
+  });
+});
+
 describe('unknown paths under /api', () => {
   it.each([
     ['GET', '/api/nope'],

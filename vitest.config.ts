@@ -17,6 +17,8 @@ export default defineConfig({
           environment: 'node',
           // Each file builds the app on its own fresh database; a few files at a time fit 2 cores.
           maxWorkers: 2,
+          // A project with its own worker count runs as its own group, after the unit tests.
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

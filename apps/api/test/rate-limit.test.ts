@@ -47,6 +47,9 @@ describe.each(limitedPaths)('%s', (slug, url, bodyFor) => {
     }
     const refused = await app.inject(attempt(url, bodyFor(email), freshAddress()));
     expectApiError(refused, 429, 'RATE_LIMITED');
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(refused.json().message).toContain(`${retryAfter} seconds`);
 
     // Other accounts are not affected.
     const other = await app.inject(attempt(url, bodyFor(`other-${tag}@acme.io`), freshAddress()));

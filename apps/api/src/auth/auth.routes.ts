@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Auth } from './auth.ts';
@@ -45,13 +45,14 @@ export function authRoutes(deps: { auth: Auth; config: Config }) {
   const { auth, config } = deps;
   const limiter = new RateLimiter(config.rateLimit.windowSeconds * 1000);
 
-  const enforceRateLimit = (request: FastifyRequest, pathname: string) => {
+  const enforceRateLimit = (request: FastifyRequest, reply: FastifyReply, pathname: string) => {
     if (request.method !== 'POST' || !LIMITED_PATHS.has(pathname)) return;
     const email = emailOf(request.body);
     const checks = [limiter.hit(`ip:${pathname}:${request.ip}`, config.rateLimit.maxPerIp)];
     if (email) checks.push(limiter.hit(`account:${pathname}:${email}`, config.rateLimit.maxPerAccount));
     const refused = checks.find((c) => !c.allowed);
     if (refused && !refused.allowed) {
+      reply.header('retry-after', String(refused.retryAfterSeconds));
       throw new AppError('RATE_LIMITED', {
         message: `Too many attempts. Please wait ${refused.retryAfterSeconds} seconds and try again.`,
       });
@@ -64,7 +65,7 @@ export function authRoutes(deps: { auth: Auth; config: Config }) {
       url: '/*',
       async handler(request, reply) {
         const url = new URL(request.url, config.publicUrl);
-        enforceRateLimit(request, url.pathname);
+        enforceRateLimit(request, reply, url.pathname);
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {
           if (value === undefined) continue;

@@ -1,14 +1,17 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// In development the SPA runs on Vite's port; these paths are answered by the portal server.
-const serverPaths = ['/api', '/dev', '/regions', '/privacy_policy.md', '/terms_and_conditions.md'];
+const portalServer = 'http://localhost:3000';
+const proxyTo = (paths: string[]) => Object.fromEntries(paths.map((path) => [path, portalServer]));
+// Answered by the portal server; in development the SPA runs on Vite's own port.
+const serverPaths = ['/api', '/dev', '/regions'];
+// The portal server serves the built SPA's public files; `vite preview` has them in dist itself.
+const legalDocuments = ['/privacy_policy.md', '/terms_and_conditions.md'];
 
 export default defineConfig({
   plugins: [react()],
-  server: {
-    proxy: Object.fromEntries(serverPaths.map((path) => [path, 'http://localhost:3000'])),
-  },
+  server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
+  preview: { proxy: proxyTo(serverPaths) },
   build: {
     outDir: 'dist',
     // zxcvbn's dictionaries (about 1.2 MB) form one chunk, loaded only once a password is typed.

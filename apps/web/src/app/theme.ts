@@ -2,8 +2,8 @@ import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { i18n } from '../lib/i18n';
 
 /**
- * Mantine's default primary shade (6) and dimmed grey fail WCAG contrast on white: a darker
- * primary shade, automatic text contrast on filled colours and a darker dimmed grey fix that.
+ * Mantine's default primary shade (6), dimmed grey and error red fail WCAG contrast on white:
+ * a darker primary shade, automatic text contrast on filled colours and darker greys and reds fix that.
  */
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -18,6 +18,6 @@ export const theme = createTheme({
 
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': resolved.colors.gray[7] },
+  light: { '--mantine-color-dimmed': resolved.colors.gray[7], '--mantine-color-error': resolved.colors.red[8] },
   dark: {},
 });

@@ -115,7 +115,7 @@ const uiText = {
   'invitation.invalid.text': 'Please check the link in your email or contact your organization admin.',
 
   'setup.title': 'Set up your organization',
-  'setup.intro': 'Tell us about your organization to start your {{days}}-day free trial.',
+  'setup.intro': 'Tell us about your organization to get started.',
   'setup.benefit.trial': '{{days}}-day free trial',
   'setup.benefit.noCard': 'No credit card required',
   'setup.benefit.unlimited': 'Unlimited access to all features',
@@ -128,7 +128,8 @@ const uiText = {
   'setup.countriesFailed': 'The list of countries could not be loaded. Reload the page to try again.',
   'setup.submit': 'Continue',
 
-  'legal.step': 'Step {{current}} of {{total}}',
+  'legal.title': 'Review and accept our legal documents',
+  'legal.step': 'Step {{current}} of {{total}}: {{document}}',
   'legal.privacy.title': 'Privacy Policy',
   'legal.privacy.accept': 'I have read and accept the Privacy Policy',
   'legal.terms.title': 'Terms and Conditions',

@@ -61,7 +61,7 @@ export function SetupOrganizationPage() {
 
   return (
     <CenteredFrame title={t('setup.title')} width={520}>
-      <Text>{t('setup.intro', { days: TRIAL_LENGTH_DAYS })}</Text>
+      <Text>{t('setup.intro')}</Text>
       <List
         spacing={4}
         icon={

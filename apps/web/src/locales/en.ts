@@ -128,8 +128,7 @@ const uiText = {
   'setup.countriesFailed': 'The list of countries could not be loaded. Reload the page to try again.',
   'setup.submit': 'Continue',
 
-  'legal.title': 'Review and accept our legal documents',
-  'legal.step': 'Step {{current}} of {{total}}: {{document}}',
+  'legal.step': 'Step {{current}} of {{total}}',
   'legal.privacy.title': 'Privacy Policy',
   'legal.privacy.accept': 'I have read and accept the Privacy Policy',
   'legal.terms.title': 'Terms and Conditions',

@@ -13,9 +13,8 @@ export function ErrorPage() {
       title={t('errorPage.title')}
       actions={
         <>
-          <Anchor component={Link} to="/">
-            {t('common.backHome')}
-          </Anchor>
+          {/* A full page load, so an account that failed to load is asked for again. */}
+          <Anchor href="/">{t('common.backHome')}</Anchor>
           {account && (
             <Button component={Link} to="/logout" variant="default">
               {t('errorPage.backToLogin')}

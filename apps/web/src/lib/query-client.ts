@@ -22,9 +22,12 @@ export function clearSession(client: QueryClient): void {
 function onAnyError(error: unknown): void {
   if (error instanceof ApiError && error.sessionExpired) clearSession(queryClient);
   else if (isNetworkError(error)) {
-    const message = translate((error as ApiError).message);
-    // Loaded on demand like the toast container (already fetched by then), to keep it off the first page's path.
-    void import('@mantine/notifications').then(({ notifications }) => notifications.show({ color: 'red', message }));
+    const key = (error as ApiError).message;
+    // Loaded on demand like the toast container (already fetched by then), to keep it off the first
+    // page's path. The id makes calls failing together show one toast.
+    void import('@mantine/notifications').then(({ notifications }) =>
+      notifications.show({ id: key, color: 'red', message: translate(key) }),
+    );
   }
 }
 

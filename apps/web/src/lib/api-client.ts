@@ -29,7 +29,7 @@ export class ApiError extends Error {
 
 export const NETWORK_ERROR = 'NETWORK_ERROR';
 
-export function isNetworkError(error: unknown): boolean {
+export function isNetworkError(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === NETWORK_ERROR;
 }
 

@@ -22,7 +22,7 @@ export function clearSession(client: QueryClient): void {
 function onAnyError(error: unknown): void {
   if (error instanceof ApiError && error.sessionExpired) clearSession(queryClient);
   else if (isNetworkError(error)) {
-    const key = (error as ApiError).message;
+    const key = error.message;
     // Loaded on demand like the toast container (already fetched by then), to keep it off the first
     // page's path. The id makes calls failing together show one toast.
     void import('@mantine/notifications').then(({ notifications }) =>

@@ -13,7 +13,7 @@ export function UserMenu() {
       <Menu.Target>
         <UnstyledButton aria-label={t('layout.userMenu', { name: account.displayName })}>
           <Group gap="sm" wrap="nowrap">
-            <Avatar name={account.displayName} variant="filled" radius="xl" size="md" />
+            <Avatar name={account.displayName} color="indigo" variant="filled" radius="xl" size="md" />
             <Box visibleFrom="sm">
               <Text size="sm" fw={600} lineClamp={1}>
                 {account.displayName}

@@ -51,7 +51,9 @@ export const messages = {
   'auth.error.parameterMissing': 'Some parameter is missing',
   'auth.error.emailMissing': 'Email is missing',
   'auth.error.codeExpired': 'The verification code has expired. Request a new one below.',
-  'auth.error.codeInvalid': 'The verification code is not valid.',
+  'auth.error.codeInvalid':
+    'This code is not valid or was already used. Request a new one, or sign in if your email is already verified.',
+  'auth.error.codeAttemptsExceeded': 'Too many wrong codes. Request a new code and try again.',
   'auth.error.postConfirmationFailed':
     'Your email is verified but we could not finish setting up your account. Please sign in to continue.',
   'auth.error.rateLimited': 'Too many attempts. Please wait a moment and try again.',

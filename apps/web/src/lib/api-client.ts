@@ -50,11 +50,20 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** Identity errors whose server text is terse ("Invalid OTP") are shown in the portal's own wording. */
+const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  INVALID_OTP: 'auth.error.codeInvalid',
+  OTP_EXPIRED: 'auth.error.codeExpired',
+  TOO_MANY_ATTEMPTS: 'auth.error.codeAttemptsExceeded',
+  INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
+};
+
 function errorFrom(path: string, status: number, body: unknown): ApiError {
   const parsed = ApiErrorSchema.partial().safeParse(body);
   const fields = parsed.success ? parsed.data : {};
   const fallback: MessageKey = 'common.somethingWrong';
-  const message = fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
+  const mapped = fields.code ? IDENTITY_ERROR_MESSAGES[fields.code] : undefined;
+  const message = mapped ?? fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
   return new ApiError({ ...fields, status, code: fields.code ?? `HTTP_${status}`, message, path });
 }
 

@@ -134,6 +134,7 @@ const uiText = {
   'legal.terms.title': 'Terms and Conditions',
   'legal.terms.accept': 'I have read and accept the Terms and Conditions',
   'legal.cancel': 'Cancel',
+  'legal.close': 'Close',
   'legal.decline': 'I do not accept',
   'legal.back': 'Back',
   'legal.next': 'Next',

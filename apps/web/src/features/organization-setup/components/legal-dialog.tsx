@@ -32,7 +32,7 @@ export function LegalDialog({ opened, confirming, error, onConfirm, onDecline }:
   const stepAccepted = accepted[stepIndex] ?? false;
 
   return (
-    <Modal opened={opened} onClose={onDecline} fullScreen title={t(step.title)} closeButtonProps={{ 'aria-label': t('legal.cancel') }}>
+    <Modal opened={opened} onClose={onDecline} fullScreen title={t(step.title)} closeButtonProps={{ 'aria-label': t('legal.close') }}>
       <Stack maw={820} mx="auto" gap="lg">
         <Text size="sm" c="dimmed">
           {t('legal.step', { current: stepIndex + 1, total: STEPS.length })}

@@ -62,6 +62,9 @@ export const messages = {
   'sso.error.notInWhitelist': 'Your email is not allowed to sign in to this organization. Contact your administrator.',
 
   'editAppModal.form.error.emptyName': 'Please enter an application name.',
+  'validation.appName.tooLong': 'The application name can have at most 64 characters.',
+  'validation.plan.invalid': 'Choose a plan: basic, advance or max.',
+  'validation.region.invalid': 'Choose a region: SG, EU or US.',
 
   'errors.unauthorized': 'No authorization token was found',
   'errors.forbidden': 'You do not have permission to do this.',

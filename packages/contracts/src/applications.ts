@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { APP_NAME_MAX_LENGTH, DEFAULT_APP_QUERY_LIMIT, PLAN_KEYS, REGION_KEYS, type RegionKey } from './constants.ts';
+import type { MessageKey } from './messages.ts';
+
+const key = (k: MessageKey) => k;
+
+export const APPLICATION_STATES = [
+  'active',
+  'initializing',
+  'temporary_inactive',
+  'inactive',
+  'deactivated',
+  'deleted',
+] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+
+/** States that count against the organisation's applicationLimit (§2 create button rule). */
+export const COUNTED_APPLICATION_STATES: readonly ApplicationState[] = ['active', 'initializing', 'temporary_inactive'];
+
+export interface RegionInfo {
+  key: RegionKey;
+  name: string;
+  cloudRegion: string;
+}
+
+/** The three server regions (§3); each one's API base address is configuration (REGION_*_URL). */
+export const REGIONS: Record<RegionKey, RegionInfo> = {
+  SG: { key: 'SG', name: 'Singapore', cloudRegion: 'ap-southeast-1' },
+  EU: { key: 'EU', name: 'Europe', cloudRegion: 'eu-central-1' },
+  US: { key: 'US', name: 'US', cloudRegion: 'us-east-1' },
+};
+
+export const ApplicationNameSchema = z
+  .string({ error: key('editAppModal.form.error.emptyName') })
+  .trim()
+  .min(1, key('editAppModal.form.error.emptyName'))
+  .max(APP_NAME_MAX_LENGTH, key('validation.appName.tooLong'));
+
+export const ApplicationSchema = z.object({
+  applicationId: z.string(),
+  name: z.string(),
+  plan: z.enum(PLAN_KEYS),
+  planName: z.string(),
+  region: z.enum(REGION_KEYS),
+  state: z.enum(APPLICATION_STATES),
+  createdAt: z.string(),
+  deactivatedAt: z.string().nullable(),
+  consoleUrl: z.string().nullable(),
+  description: z.string(),
+});
+export type Application = z.infer<typeof ApplicationSchema>;
+
+export const ListApplicationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_APP_QUERY_LIMIT),
+});
+export const ListApplicationsResponseSchema = z.object({
+  data: z.array(ApplicationSchema),
+  total: z.number().int(),
+});
+export type ListApplicationsResponse = z.infer<typeof ListApplicationsResponseSchema>;
+
+export const CreateApplicationRequestSchema = z.object({
+  name: ApplicationNameSchema,
+  plan: z.enum(PLAN_KEYS, { error: key('validation.plan.invalid') }),
+  region: z.enum(REGION_KEYS, { error: key('validation.region.invalid') }),
+});
+export type CreateApplicationRequest = z.infer<typeof CreateApplicationRequestSchema>;
+/** POST answers a list whose first item is the new application (§7). */
+export const CreateApplicationResponseSchema = z.array(ApplicationSchema).min(1);
+
+export const UpdateApplicationRequestSchema = z.object({ name: ApplicationNameSchema });
+export type UpdateApplicationRequest = z.infer<typeof UpdateApplicationRequestSchema>;
+
+/** A real deactivation: the user types the application's name to confirm. */
+export const DeactivateApplicationRequestSchema = z.object({
+  confirmName: z.string({ error: key('validation.required') }).trim().min(1, key('validation.required')),
+});
+export type DeactivateApplicationRequest = z.infer<typeof DeactivateApplicationRequestSchema>;
+
+export const ApplicationIdParamsSchema = z.object({ applicationId: z.string().trim().min(1).max(64) });

@@ -47,6 +47,8 @@ export const ApplicationSchema = z.object({
   deactivatedAt: z.string().nullable(),
   consoleUrl: z.string().nullable(),
   description: z.string(),
+  /** The application's network in its region (for the first-activity check); null until provisioned. */
+  networkId: z.string().nullable(),
 });
 export type Application = z.infer<typeof ApplicationSchema>;
 

@@ -1,0 +1,110 @@
+import {
+  APP_LIST_PAGE_SIZE,
+  COUNTED_APPLICATION_STATES,
+  uiPermissions,
+  type Account,
+  type Application,
+  type ApplicationState,
+  type Permission,
+  type PlanKey,
+  type RegionKey,
+} from '@portal/contracts';
+import { format } from 'date-fns';
+
+export interface ApplicationFilters {
+  search: string;
+  plans: readonly PlanKey[];
+  regions: readonly RegionKey[];
+}
+
+/**
+ * §2 search and filters, all client-side. An empty plan or region choice means any; the search
+ * matches a part of the name or ID, ignoring case.
+ */
+export function filterApplications(apps: readonly Application[], filters: ApplicationFilters): Application[] {
+  const term = filters.search.trim().toLowerCase();
+  const plans = new Set(filters.plans);
+  const regions = new Set(filters.regions);
+  return apps.filter(
+    (app) =>
+      (plans.size === 0 || plans.has(app.plan)) &&
+      (regions.size === 0 || regions.has(app.region)) &&
+      (term === '' || app.name.toLowerCase().includes(term) || app.applicationId.toLowerCase().includes(term)),
+  );
+}
+
+export function pageCount(total: number, pageSize = APP_LIST_PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** The items of a 1-based page; a page past the end (the list shrank) shows the last one. */
+export function pageOf<T>(items: readonly T[], page: number, pageSize = APP_LIST_PAGE_SIZE): T[] {
+  const current = Math.min(Math.max(1, page), pageCount(items.length, pageSize));
+  return items.slice((current - 1) * pageSize, current * pageSize);
+}
+
+/** Apps that use up the organisation's applicationLimit. */
+export function countedApplications(apps: readonly Application[]): number {
+  return apps.filter((app) => COUNTED_APPLICATION_STATES.includes(app.state)).length;
+}
+
+/** §2: with CREATE_APPLICATION, an active account, and room below applicationLimit. */
+export function canCreateApplication(account: Pick<Account, 'permissions' | 'accountStatus' | 'applicationLimit'>, counted: number): boolean {
+  return (
+    uiPermissions(account.permissions).includes('CREATE_APPLICATION') &&
+    account.accountStatus === 'active' &&
+    counted < account.applicationLimit
+  );
+}
+
+export type StateTagColor = 'green' | 'orange' | 'gray';
+
+/** Green is kept for active apps alone (§2); an app being provisioned stands out in orange. */
+export function stateTagColor(state: ApplicationState): StateTagColor {
+  if (state === 'active') return 'green';
+  if (state === 'initializing') return 'orange';
+  return 'gray';
+}
+
+export const DISPLAY_DATE_FORMAT = 'dd MMM yyyy';
+
+/** A temporarily inactive app shows when it was deactivated; every other app when it was created. */
+export function cardDate(app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>): { kind: 'created' | 'deactivated'; date: string } {
+  if (app.state === 'temporary_inactive' && app.deactivatedAt) {
+    return { kind: 'deactivated', date: format(new Date(app.deactivatedAt), DISPLAY_DATE_FORMAT) };
+  }
+  return { kind: 'created', date: format(new Date(app.createdAt), DISPLAY_DATE_FORMAT) };
+}
+
+/** The plan is a PAYG notion; flat-rate contracts do not show it (§2). */
+export function showsPlan(contractType: Account['contractType']): boolean {
+  return contractType === 'payg';
+}
+
+/** The console is not reachable while the app is being provisioned or once it is gone. */
+export function canOpenConsole(app: Pick<Application, 'state' | 'consoleUrl'>): boolean {
+  return app.state !== 'deleted' && app.state !== 'initializing' && Boolean(app.consoleUrl);
+}
+
+export const PROVISIONING_POLL_MS = 2_000;
+
+/** The list reloads itself while an app is being provisioned, and stops once none is. */
+export function provisioningRefetchInterval(apps: readonly Application[] | undefined): number | false {
+  return apps?.some((app) => app.state === 'initializing') ? PROVISIONING_POLL_MS : false;
+}
+
+export type ApplicationAction = 'editName' | 'deactivate' | 'reactivate';
+
+/** §2/§4: only active apps can be edited or deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION. */
+export function applicationActions(state: ApplicationState, permissions: readonly Permission[]): ApplicationAction[] {
+  if (!permissions.includes('EDIT_APPLICATION')) return [];
+  if (state === 'active') return ['editName', 'deactivate'];
+  if (state === 'deactivated') return ['reactivate'];
+  return [];
+}
+
+/** Save in the edit modal (§5): the trimmed name must be set and differ from the current one. */
+export function canSaveName(original: string, value: string): boolean {
+  const trimmed = value.trim();
+  return trimmed !== '' && trimmed !== original;
+}

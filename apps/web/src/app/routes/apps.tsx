@@ -1,0 +1,1 @@
+export { ApplicationsPage as Component } from '../../features/applications/components/applications-page';

@@ -1,0 +1,21 @@
+import { ListApplicationsResponseSchema } from '@portal/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { provisioningRefetchInterval } from '../application-list';
+
+/** Every list of applications, whatever its limit; mutations invalidate this prefix. */
+export const APPLICATIONS_QUERY_KEY = ['applications'] as const;
+
+/** GET /api/v1/applications: the list page asks for up to the organisation's applicationLimit (§7). */
+export const listApplicationsQueryOptions = (limit: number) =>
+  queryOptions({
+    queryKey: [...APPLICATIONS_QUERY_KEY, { limit }],
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/v1/applications?limit=${limit}`, { schema: ListApplicationsResponseSchema, signal }),
+    // Cards of apps being provisioned turn active without a reload.
+    refetchInterval: (query) => provisioningRefetchInterval(query.state.data?.data),
+  });
+
+export function useApplications(limit: number) {
+  return useQuery(listApplicationsQueryOptions(limit));
+}

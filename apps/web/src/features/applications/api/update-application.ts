@@ -1,0 +1,14 @@
+import { ApplicationSchema, type UpdateApplicationRequest } from '@portal/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { APPLICATIONS_QUERY_KEY } from './list-applications';
+
+/** PUT /api/v1/applications/:id renames the app; the list reloads to show the new name. */
+export function useUpdateApplication(applicationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateApplicationRequest) =>
+      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}`, { method: 'PUT', body, schema: ApplicationSchema }),
+    onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
+  });
+}

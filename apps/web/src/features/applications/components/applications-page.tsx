@@ -1,0 +1,171 @@
+import { Alert, Button, Center, Group, Loader, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { uiPermissions, type Application, type PlanKey, type RegionKey } from '@portal/contracts';
+import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { useSignedInAccount } from '../../../lib/account';
+import { translate } from '../../../lib/i18n';
+import { useApplications } from '../api/list-applications';
+import { useReactivateApplication } from '../api/reactivate-application';
+import {
+  canCreateApplication,
+  countedApplications,
+  filterApplications,
+  pageCount,
+  pageOf,
+  showsPlan,
+  type ApplicationAction,
+} from '../application-list';
+import { ApplicationCard } from './application-card';
+import { ApplicationsToolbar } from './applications-toolbar';
+import { ApplicationModal } from './application-modal';
+import { DeactivateAppForm } from './deactivate-app-form';
+import { EditAppForm } from './edit-app-form';
+import { GettingStarted } from './getting-started';
+
+const NO_APPS: Application[] = [];
+
+/** §2 application list (/apps/:sub). */
+export function ApplicationsPage() {
+  const { t } = useTranslation();
+  const { sub = 'asc' } = useParams();
+  const account = useSignedInAccount();
+  const permissions = uiPermissions(account.permissions);
+  // The API refuses a limit below 1; an organisation without room still sees its apps.
+  const list = useApplications(Math.max(1, account.applicationLimit));
+  const { mutate: reactivate } = useReactivateApplication();
+
+  const [search, setSearch] = useState('');
+  const [plans, setPlans] = useState<PlanKey[]>([]);
+  const [regions, setRegions] = useState<RegionKey[]>([]);
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Application | null>(null);
+  const [deactivating, setDeactivating] = useState<Application | null>(null);
+
+  // The field follows every keystroke at once; filtering thousands of apps follows when React has time.
+  const deferredSearch = useDeferredValue(search);
+  const apps = list.data?.data ?? NO_APPS;
+  const filtered = useMemo(() => filterApplications(apps, { search: deferredSearch, plans, regions }), [apps, deferredSearch, plans, regions]);
+  const counted = useMemo(() => countedApplications(apps), [apps]);
+  const pages = pageCount(filtered.length);
+  const currentPage = Math.min(page, pages);
+  const visible = pageOf(filtered, currentPage);
+
+  const onAction = useCallback(
+    (action: ApplicationAction, app: Application) => {
+      if (action === 'editName') setEditing(app);
+      else if (action === 'deactivate') setDeactivating(app);
+      else
+        reactivate(app.applicationId, {
+          onSuccess: () => notifications.show({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
+          // Keyed by the message like the global network-failure toast, so one failure shows once.
+          onError: (error) => notifications.show({ id: error.message, color: 'red', message: translate(error.message) }),
+        });
+    },
+    [reactivate, t],
+  );
+
+  // Any change of search or filter starts again from the first page.
+  const filterChange =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="center">
+        <div>
+          <Title order={1}>{t('page.apps')}</Title>
+          {list.isSuccess && (
+            <Text c="dimmed" size="sm">
+              {t('apps.count', { counted, limit: account.applicationLimit })}
+            </Text>
+          )}
+        </div>
+        {list.isSuccess && canCreateApplication(account, counted) && (
+          <Button component={Link} to={`/create-app/${sub}/select-implementation`} leftSection={<IconPlus size={18} aria-hidden />}>
+            {t('apps.create')}
+          </Button>
+        )}
+      </Group>
+
+      {account.accountStatus === 'inactive' && (
+        <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} role="status">
+          {t('apps.inactiveAccount')}
+        </Alert>
+      )}
+
+      {list.isError && (
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title={t('apps.loadError')}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{translate(list.error.message)}</Text>
+            <Button size="xs" variant="white" color="red" onClick={() => void list.refetch()} loading={list.isFetching}>
+              {t('apps.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      {list.isPending && (
+        <Center py="xl">
+          <Loader aria-label={t('common.loading')} />
+        </Center>
+      )}
+
+      {list.isSuccess && apps.length === 0 && <GettingStarted />}
+
+      {apps.length > 0 && (
+        <>
+          <ApplicationsToolbar
+            search={search}
+            plans={plans}
+            regions={regions}
+            onSearchChange={filterChange(setSearch)}
+            onPlansChange={filterChange(setPlans)}
+            onRegionsChange={filterChange(setRegions)}
+          />
+          <Text size="sm" c="dimmed" role="status">
+            {t('apps.results', { count: filtered.length })}
+          </Text>
+          {filtered.length === 0 ? (
+            <Text>{t('apps.noResults')}</Text>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+              {visible.map((app) => (
+                <ApplicationCard
+                  key={app.applicationId}
+                  app={app}
+                  showPlan={showsPlan(account.contractType)}
+                  permissions={permissions}
+                  onAction={onAction}
+                />
+              ))}
+            </SimpleGrid>
+          )}
+          {pages > 1 && (
+            <Center component="nav" aria-label={t('apps.pagination.label')}>
+              <Pagination
+                total={pages}
+                value={currentPage}
+                onChange={setPage}
+                getItemProps={(item) => ({ 'aria-label': t('apps.pagination.page', { page: item }) })}
+                getControlProps={(control) => ({ 'aria-label': t(`apps.pagination.${control}`) })}
+              />
+            </Center>
+          )}
+        </>
+      )}
+
+      <ApplicationModal app={editing} title={t('editAppModal.title')} onClose={() => setEditing(null)}>
+        {(app) => <EditAppForm app={app} onClose={() => setEditing(null)} />}
+      </ApplicationModal>
+      <ApplicationModal app={deactivating} title={t('deactivateAppModal.title')} onClose={() => setDeactivating(null)}>
+        {(app) => <DeactivateAppForm app={app} onClose={() => setDeactivating(null)} />}
+      </ApplicationModal>
+    </Stack>
+  );
+}

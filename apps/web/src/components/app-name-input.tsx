@@ -4,7 +4,10 @@ import type { ClipboardEvent, KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appNameLength, clampAppName, pasteIntoAppName } from '../lib/app-name';
 
-interface AppNameInputProps extends Omit<TextInputProps, 'value' | 'onChange' | 'onKeyDown' | 'onPaste' | 'rightSection'> {
+interface AppNameInputProps extends Omit<
+  TextInputProps,
+  'value' | 'onChange' | 'onKeyDown' | 'onPaste' | 'rightSection'
+> {
   value: string;
   onChange: (value: string) => void;
 }

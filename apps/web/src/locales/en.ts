@@ -170,7 +170,8 @@ const uiText = {
   'apps.results_one': '{{count}} result',
   'apps.results_other': '{{count}} results',
   'apps.noResults': 'No applications match your search and filters.',
-  'apps.inactiveAccount': 'Your account is inactive. Existing applications stay visible, but you cannot create new ones.',
+  'apps.inactiveAccount':
+    'Your account is inactive. Existing applications stay visible, but you cannot create new ones.',
   'apps.loadError': 'The applications could not be loaded.',
   'apps.retry': 'Try again',
   'apps.search.label': 'Search applications',

@@ -60,12 +60,16 @@ describe('filterApplications', () => {
   });
 
   it('combines search, plan and region', () => {
-    expect(ids(filterApplications(apps, { search: 'chat', plans: ['basic', 'advance'], regions: ['EU'] }))).toEqual(['e5f6']);
+    expect(
+      ids(filterApplications(apps, { search: 'chat', plans: ['basic', 'advance'], regions: ['EU'] })),
+    ).toEqual(['e5f6']);
     expect(filterApplications(apps, { search: 'video', plans: ['basic'], regions: [] })).toEqual([]);
   });
 
   it('filters 10,000 apps well within a frame budget', () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => app({ applicationId: `id-${i}`, name: `Application ${i}` }));
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      app({ applicationId: `id-${i}`, name: `Application ${i}` }),
+    );
     const started = performance.now();
     const found = filterApplications(many, { ...none, search: 'application 99' });
     expect(performance.now() - started).toBeLessThan(50);
@@ -95,7 +99,14 @@ describe('pagination', () => {
 });
 
 describe('counted apps and the create button', () => {
-  const states: ApplicationState[] = ['active', 'initializing', 'temporary_inactive', 'inactive', 'deactivated', 'deleted'];
+  const states: ApplicationState[] = [
+    'active',
+    'initializing',
+    'temporary_inactive',
+    'inactive',
+    'deactivated',
+    'deleted',
+  ];
   const apps = states.map((state, i) => app({ applicationId: `a${i}`, state }));
   const account = { permissions: [], accountStatus: 'active' as const, applicationLimit: 4 };
 
@@ -116,7 +127,9 @@ describe('counted apps and the create button', () => {
   });
 
   it('needs CREATE_APPLICATION, an empty permission list meaning all', () => {
-    expect(canCreateApplication({ ...account, permissions: ['VIEW_APPLICATION', 'EDIT_APPLICATION'] }, 0)).toBe(false);
+    expect(
+      canCreateApplication({ ...account, permissions: ['VIEW_APPLICATION', 'EDIT_APPLICATION'] }, 0),
+    ).toBe(false);
     expect(canCreateApplication({ ...account, permissions: ['CREATE_APPLICATION'] }, 0)).toBe(true);
   });
 });

@@ -29,7 +29,9 @@ export function filterApplications(apps: readonly Application[], filters: Applic
     (app) =>
       (plans.size === 0 || plans.has(app.plan)) &&
       (regions.size === 0 || regions.has(app.region)) &&
-      (term === '' || app.name.toLowerCase().includes(term) || app.applicationId.toLowerCase().includes(term)),
+      (term === '' ||
+        app.name.toLowerCase().includes(term) ||
+        app.applicationId.toLowerCase().includes(term)),
   );
 }
 
@@ -49,7 +51,10 @@ export function countedApplications(apps: readonly Application[]): number {
 }
 
 /** §2: with CREATE_APPLICATION, an active account, and room below applicationLimit. */
-export function canCreateApplication(account: Pick<Account, 'permissions' | 'accountStatus' | 'applicationLimit'>, counted: number): boolean {
+export function canCreateApplication(
+  account: Pick<Account, 'permissions' | 'accountStatus' | 'applicationLimit'>,
+  counted: number,
+): boolean {
   return (
     uiPermissions(account.permissions).includes('CREATE_APPLICATION') &&
     account.accountStatus === 'active' &&
@@ -69,7 +74,10 @@ export function stateTagColor(state: ApplicationState): StateTagColor {
 export const DISPLAY_DATE_FORMAT = 'dd MMM yyyy';
 
 /** A temporarily inactive app shows when it was deactivated; every other app when it was created. */
-export function cardDate(app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>): { kind: 'created' | 'deactivated'; date: string } {
+export function cardDate(app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>): {
+  kind: 'created' | 'deactivated';
+  date: string;
+} {
   if (app.state === 'temporary_inactive' && app.deactivatedAt) {
     return { kind: 'deactivated', date: format(new Date(app.deactivatedAt), DISPLAY_DATE_FORMAT) };
   }
@@ -96,7 +104,10 @@ export function provisioningRefetchInterval(apps: readonly Application[] | undef
 export type ApplicationAction = 'editName' | 'deactivate' | 'reactivate';
 
 /** §2/§4: only active apps can be edited or deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION. */
-export function applicationActions(state: ApplicationState, permissions: readonly Permission[]): ApplicationAction[] {
+export function applicationActions(
+  state: ApplicationState,
+  permissions: readonly Permission[],
+): ApplicationAction[] {
   if (!permissions.includes('EDIT_APPLICATION')) return [];
   if (state === 'active') return ['editName', 'deactivate'];
   if (state === 'deactivated') return ['reactivate'];

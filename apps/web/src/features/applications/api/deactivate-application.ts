@@ -8,7 +8,10 @@ export function useDeactivateApplication(applicationId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: DeactivateApplicationRequest) =>
-      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}/deactivate`, { method: 'POST', body }),
+      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}/deactivate`, {
+        method: 'POST',
+        body,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
   });
 }

@@ -8,7 +8,11 @@ export function useUpdateApplication(applicationId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateApplicationRequest) =>
-      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}`, { method: 'PUT', body, schema: ApplicationSchema }),
+      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}`, {
+        method: 'PUT',
+        body,
+        schema: ApplicationSchema,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
   });
 }

@@ -32,7 +32,14 @@ interface ModalActionsProps {
 }
 
 /** The end of an application modal's form: what went wrong, then Cancel and the submit button. */
-export function ModalActions({ error, submitLabel, canSubmit, submitting, color, onCancel }: ModalActionsProps) {
+export function ModalActions({
+  error,
+  submitLabel,
+  canSubmit,
+  submitting,
+  color,
+  onCancel,
+}: ModalActionsProps) {
   const { t } = useTranslation();
   return (
     <>

@@ -1,4 +1,15 @@
-import { Alert, Button, Center, Group, Loader, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { uiPermissions, type Application, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
@@ -47,7 +58,10 @@ export function ApplicationsPage() {
   // The field follows every keystroke at once; filtering thousands of apps follows when React has time.
   const deferredSearch = useDeferredValue(search);
   const apps = list.data?.data ?? NO_APPS;
-  const filtered = useMemo(() => filterApplications(apps, { search: deferredSearch, plans, regions }), [apps, deferredSearch, plans, regions]);
+  const filtered = useMemo(
+    () => filterApplications(apps, { search: deferredSearch, plans, regions }),
+    [apps, deferredSearch, plans, regions],
+  );
   const counted = useMemo(() => countedApplications(apps), [apps]);
   const pages = pageCount(filtered.length);
   const currentPage = Math.min(page, pages);
@@ -59,9 +73,11 @@ export function ApplicationsPage() {
       else if (action === 'deactivate') setDeactivating(app);
       else
         reactivate(app.applicationId, {
-          onSuccess: () => notifications.show({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
+          onSuccess: () =>
+            notifications.show({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
           // Keyed by the message like the global network-failure toast, so one failure shows once.
-          onError: (error) => notifications.show({ id: error.message, color: 'red', message: translate(error.message) }),
+          onError: (error) =>
+            notifications.show({ id: error.message, color: 'red', message: translate(error.message) }),
         });
     },
     [reactivate, t],
@@ -87,7 +103,11 @@ export function ApplicationsPage() {
           )}
         </div>
         {list.isSuccess && canCreateApplication(account, counted) && (
-          <Button component={Link} to={`/create-app/${sub}/select-implementation`} leftSection={<IconPlus size={18} aria-hidden />}>
+          <Button
+            component={Link}
+            to={`/create-app/${sub}/select-implementation`}
+            leftSection={<IconPlus size={18} aria-hidden />}
+          >
             {t('apps.create')}
           </Button>
         )}
@@ -103,7 +123,13 @@ export function ApplicationsPage() {
         <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title={t('apps.loadError')}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">{translate(list.error.message)}</Text>
-            <Button size="xs" variant="white" color="red" onClick={() => void list.refetch()} loading={list.isFetching}>
+            <Button
+              size="xs"
+              variant="white"
+              color="red"
+              onClick={() => void list.refetch()}
+              loading={list.isFetching}
+            >
               {t('apps.retry')}
             </Button>
           </Stack>
@@ -163,7 +189,11 @@ export function ApplicationsPage() {
       <ApplicationModal app={editing} title={t('editAppModal.title')} onClose={() => setEditing(null)}>
         {(app) => <EditAppForm app={app} onClose={() => setEditing(null)} />}
       </ApplicationModal>
-      <ApplicationModal app={deactivating} title={t('deactivateAppModal.title')} onClose={() => setDeactivating(null)}>
+      <ApplicationModal
+        app={deactivating}
+        title={t('deactivateAppModal.title')}
+        onClose={() => setDeactivating(null)}
+      >
         {(app) => <DeactivateAppForm app={app} onClose={() => setDeactivating(null)} />}
       </ApplicationModal>
     </Stack>

@@ -29,7 +29,9 @@ function FilterSelect<T extends string>({ label, options, value, onChange }: Fil
       data={options}
       value={value}
       // MultiSelect hands back plain strings; keep only those that are options.
-      onChange={(next) => onChange(options.filter((option) => next.includes(option.value)).map((option) => option.value))}
+      onChange={(next) =>
+        onChange(options.filter((option) => next.includes(option.value)).map((option) => option.value))
+      }
       clearable
       clearButtonProps={{ 'aria-label': t('apps.filter.clear') }}
       style={{ flex: '1 1 180px' }}
@@ -54,8 +56,18 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
         onChange={(event) => props.onSearchChange(event.currentTarget.value)}
         style={{ flex: '1 1 240px' }}
       />
-      <FilterSelect label={t('apps.filter.plan')} options={planOptions} value={props.plans} onChange={props.onPlansChange} />
-      <FilterSelect label={t('apps.filter.region')} options={regionOptions} value={props.regions} onChange={props.onRegionsChange} />
+      <FilterSelect
+        label={t('apps.filter.plan')}
+        options={planOptions}
+        value={props.plans}
+        onChange={props.onPlansChange}
+      />
+      <FilterSelect
+        label={t('apps.filter.region')}
+        options={regionOptions}
+        value={props.regions}
+        onChange={props.onRegionsChange}
+      />
     </Group>
   );
 }

@@ -20,7 +20,10 @@ export function DeactivateAppForm({ app, onClose }: { app: Application; onClose:
       { confirmName: typed.trim() },
       {
         onSuccess: () => {
-          notifications.show({ color: 'green', message: t('deactivateAppModal.success', { name: app.name }) });
+          notifications.show({
+            color: 'green',
+            message: t('deactivateAppModal.success', { name: app.name }),
+          });
           onClose();
         },
       },
@@ -31,7 +34,11 @@ export function DeactivateAppForm({ app, onClose }: { app: Application; onClose:
     <form onSubmit={onSubmit} noValidate>
       <Stack>
         <Text size="sm">
-          <Trans i18nKey="deactivateAppModal.text" values={{ name: app.name }} components={{ strong: <strong /> }} />
+          <Trans
+            i18nKey="deactivateAppModal.text"
+            values={{ name: app.name }}
+            components={{ strong: <strong /> }}
+          />
         </Text>
         <TextInput
           label={t('deactivateAppModal.confirmLabel')}

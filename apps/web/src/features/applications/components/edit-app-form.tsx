@@ -32,7 +32,7 @@ export function EditAppForm({ app, onClose }: { app: Application; onClose: () =>
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <TextInput label={t('editAppModal.id')} value={app.applicationId} readOnly />
+        <TextInput label={t('editAppModal.id')} value={app.applicationId} readOnly variant="filled" />
         <AppNameInput
           label={t('editAppModal.name')}
           value={name}

@@ -14,9 +14,19 @@ interface GuideCard {
 }
 
 const CARDS: GuideCard[] = [
-  { link: 'developerPortal', title: 'apps.empty.playground.title', text: 'apps.empty.playground.text', icon: IconDeviceGamepad2 },
+  {
+    link: 'developerPortal',
+    title: 'apps.empty.playground.title',
+    text: 'apps.empty.playground.text',
+    icon: IconDeviceGamepad2,
+  },
   { link: 'documentation', title: 'apps.empty.docs.title', text: 'apps.empty.docs.text', icon: IconBook },
-  { link: 'communityHub', title: 'apps.empty.forums.title', text: 'apps.empty.forums.text', icon: IconMessages },
+  {
+    link: 'communityHub',
+    title: 'apps.empty.forums.title',
+    text: 'apps.empty.forums.text',
+    icon: IconMessages,
+  },
 ];
 
 /** §2 empty state: where to look before creating the first application. */
@@ -44,8 +54,15 @@ export function GettingStarted() {
               {t(text)}
             </Text>
             {config && (
-              <Anchor href={config.helpLinks[link]} target="_blank" rel="noopener noreferrer" size="sm" mt="sm">
-                <span>{t('apps.empty.open', { title: t(title) })}</span> <IconExternalLink size={14} aria-hidden style={{ verticalAlign: 'middle' }} />
+              <Anchor
+                href={config.helpLinks[link]}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="sm"
+                mt="sm"
+              >
+                <span>{t('apps.empty.open', { title: t(title) })}</span>{' '}
+                <IconExternalLink size={14} aria-hidden style={{ verticalAlign: 'middle' }} />
               </Anchor>
             )}
           </Card>

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RegionKey } from '@portal/contracts';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -34,6 +35,14 @@ const ConfigSchema = z
     // Peers whose X-Forwarded-For is believed (Fastify trustProxy): true, false, or addresses/CIDRs.
     TRUST_PROXY: z.string().trim().min(1).default('loopback'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    REGION_SG_URL: optionalUrl,
+    REGION_EU_URL: optionalUrl,
+    REGION_US_URL: optionalUrl,
+    REGION_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // How long one provisioning attempt waits for the region to report the network active.
+    REGION_PROVISIONING_POLL_MS: z.coerce.number().int().min(0).default(10_000),
+    // Seconds before a failed provisioning attempt is retried (doubled on each retry).
+    PROVISIONING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
@@ -72,6 +81,11 @@ export interface Config {
   rateLimit: { windowSeconds: number; maxPerIp: number; maxPerAccount: number };
   trustProxy: boolean | string;
   logLevel: string;
+  /** Each region's API base address, without a trailing slash. */
+  regionUrls: Record<RegionKey, string>;
+  regionAdminToken: string | undefined;
+  regionProvisioningPollMs: number;
+  provisioningRetryDelaySeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,11 +103,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? 'is not valid'}`);
   }
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const regionUrl = (configured: string | undefined, segment: string) =>
+    (configured ?? `${publicUrl}/regions/${segment}`).replace(/\/$/, '');
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.PORTAL_DATA_DIR),
     authSecret: e.AUTH_SECRET,
@@ -120,5 +137,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    regionUrls: {
+      SG: regionUrl(e.REGION_SG_URL, 'sg'),
+      EU: regionUrl(e.REGION_EU_URL, 'eu'),
+      US: regionUrl(e.REGION_US_URL, 'us'),
+    },
+    regionAdminToken: e.REGION_ADMIN_TOKEN,
+    regionProvisioningPollMs: e.REGION_PROVISIONING_POLL_MS,
+    provisioningRetryDelaySeconds: e.PROVISIONING_RETRY_DELAY_SECONDS,
   };
 }

@@ -2,10 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** AUTH_SECRET when configured; otherwise one generated once and kept in the data directory. */
-export function resolveAuthSecret(configured: string | undefined, dataDir: string): string {
+/**
+ * The configured value when there is one; otherwise a random one generated once and kept in
+ * `dataDir/fileName`, so restarts (and concurrent processes on the same data dir) agree on it.
+ */
+export function resolveDataDirSecret(configured: string | undefined, dataDir: string, fileName: string): string {
   if (configured) return configured;
-  const file = path.join(dataDir, 'auth-secret');
+  const file = path.join(dataDir, fileName);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (error) {
@@ -20,4 +23,9 @@ export function resolveAuthSecret(configured: string | undefined, dataDir: strin
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
     throw error;
   }
+}
+
+/** AUTH_SECRET when configured; otherwise one generated once and kept in the data directory. */
+export function resolveAuthSecret(configured: string | undefined, dataDir: string): string {
+  return resolveDataDirSecret(configured, dataDir, 'auth-secret');
 }

@@ -5,6 +5,7 @@ import {
   index,
   integer,
   numeric,
+  primaryKey,
   pgTable,
   serial,
   text,
@@ -161,3 +162,45 @@ export const freeCreditTier = pgTable('free_credit_tier', {
   startCents: bigint('start_cents', { mode: 'number' }).notNull().unique(),
   creditCents: bigint('credit_cents', { mode: 'number' }).notNull(),
 });
+
+/** An organisation's application; provisioned in its region by the provision-application job. */
+export const application = pgTable(
+  'application',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    plan: text('plan', { enum: ['basic', 'advance', 'max'] }).notNull(),
+    region: text('region', { enum: ['SG', 'EU', 'US'] }).notNull(),
+    state: text('state', {
+      enum: ['active', 'initializing', 'temporary_inactive', 'inactive', 'deactivated', 'deleted'],
+    })
+      .notNull()
+      .default('initializing'),
+    networkId: text('network_id'),
+    consoleUrl: text('console_url'),
+    description: text('description').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
+    // Kept for operators: how often the region was tried and why the last attempt failed.
+    provisioningAttempts: integer('provisioning_attempts').notNull().default(0),
+    lastProvisioningError: text('last_provisioning_error'),
+  },
+  (t) => [index('application_organization_created_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** The applications a scoped member may see; a member without rows sees all of them. */
+export const memberApplicationScope = pgTable(
+  'member_application_scope',
+  {
+    memberId: text('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    applicationId: text('application_id')
+      .notNull()
+      .references(() => application.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.applicationId] })],
+);

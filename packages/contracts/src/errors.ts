@@ -12,6 +12,12 @@ export const ERROR_DEFINITIONS = {
   CORPORATE_EMAIL_REQUIRED: { status: 400, message: 'signupForm.email.validation.corporate.lambda.error' },
   ACCOUNT_ALREADY_SET_UP: { status: 409, message: 'errors.accountAlreadySetUp' },
   LEGAL_NOT_ACCEPTED: { status: 400, message: 'errors.legalNotAccepted' },
+  ACCOUNT_INACTIVE: { status: 403, message: 'errors.accountInactive' },
+  APPLICATION_LIMIT_REACHED: { status: 409, message: 'errors.applicationLimitReached' },
+  APPLICATION_NOT_ACTIVE: { status: 409, message: 'errors.applicationNotActive' },
+  APPLICATION_NOT_DEACTIVATED: { status: 409, message: 'errors.applicationNotDeactivated' },
+  CONFIRM_NAME_MISMATCH: { status: 400, message: 'errors.confirmNameMismatch' },
+  REGION_UNAVAILABLE: { status: 503, message: 'errors.regionUnavailable' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

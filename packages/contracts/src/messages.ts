@@ -73,6 +73,12 @@ export const messages = {
   'errors.internal': 'Something went wrong on our side. Please try again later.',
   'errors.accountAlreadySetUp': 'This organization is already set up.',
   'errors.legalNotAccepted': 'The privacy policy and the terms and conditions must be accepted.',
+  'errors.accountInactive': 'Your account is inactive. Add a payment method to reactivate it.',
+  'errors.applicationLimitReached': 'You have reached the application limit of your organization.',
+  'errors.applicationNotActive': 'Only active applications can be changed.',
+  'errors.applicationNotDeactivated': 'Only deactivated applications can be reactivated.',
+  'errors.confirmNameMismatch': 'Type the application name exactly to confirm.',
+  'errors.regionUnavailable': 'The application region is not reachable right now. Please try again later.',
   'errors.unknownCountry': 'Unknown country code.',
   'errors.unknownState': 'Unknown state for this country.',
 } as const;

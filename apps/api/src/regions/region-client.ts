@@ -1,0 +1,93 @@
+import { NetworkSchema, REGION_PATHS, type CreateNetworkRequest, type Network, type RegionKey } from '@portal/contracts';
+
+/** The region could not be reached or answered with a server error: worth retrying later. */
+export class RegionUnavailableError extends Error {
+  constructor(
+    readonly region: RegionKey,
+    detail: string,
+  ) {
+    super(`region ${region} unavailable: ${detail}`);
+  }
+}
+
+/** The region refused the request (4xx): retrying the same request will not help. */
+export class RegionRequestError extends Error {
+  constructor(
+    readonly region: RegionKey,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`region ${region} refused the request (${status}): ${detail}`);
+  }
+}
+
+export interface RegionClientOptions {
+  baseUrls: Record<RegionKey, string>;
+  adminToken: string;
+  /** Bound on one call, so a hung region cannot hold a request or a job forever. */
+  timeoutMs?: number;
+}
+
+/** The portal's side of the regional admin API (server to server, bearer REGION_ADMIN_TOKEN). */
+export class RegionClient {
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: RegionClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** Creates the application's network; the region answers the existing one for a known applicationId. */
+  createNetwork(region: RegionKey, request: CreateNetworkRequest): Promise<Network> {
+    return this.call(region, 'POST', REGION_PATHS.networks, request);
+  }
+
+  getNetwork(region: RegionKey, networkId: string): Promise<Network> {
+    return this.call(region, 'GET', REGION_PATHS.network(networkId));
+  }
+
+  renameNetwork(region: RegionKey, networkId: string, name: string): Promise<Network> {
+    return this.call(region, 'PUT', REGION_PATHS.network(networkId), { name });
+  }
+
+  deactivateNetwork(region: RegionKey, networkId: string): Promise<Network> {
+    return this.call(region, 'POST', REGION_PATHS.deactivate(networkId));
+  }
+
+  reactivateNetwork(region: RegionKey, networkId: string): Promise<Network> {
+    return this.call(region, 'POST', REGION_PATHS.reactivate(networkId));
+  }
+
+  private async call(region: RegionKey, method: string, path: string, body?: unknown): Promise<Network> {
+    const url = `${this.options.baseUrls[region]}${path}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.options.adminToken}`,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new RegionUnavailableError(region, (error as Error).message);
+    }
+    const text = await response.text().catch(() => '');
+    if (response.status >= 500 || response.status === 429 || response.status === 408) {
+      throw new RegionUnavailableError(region, `${response.status} ${text.slice(0, 200)}`);
+    }
+    if (!response.ok) throw new RegionRequestError(region, response.status, text.slice(0, 200));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new RegionUnavailableError(region, `answered ${response.status} without JSON`);
+    }
+    const parsed = NetworkSchema.safeParse(json);
+    // A malformed answer is treated like an outage: the region may be mid-deploy.
+    if (!parsed.success) throw new RegionUnavailableError(region, `unexpected network shape: ${parsed.error.message}`);
+    return parsed.data;
+  }
+}

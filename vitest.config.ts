@@ -23,6 +23,17 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'region',
+          include: ['apps/region/test/**/*.test.ts'],
+          environment: 'node',
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

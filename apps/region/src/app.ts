@@ -1,0 +1,307 @@
+import crypto from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
+import {
+  CreateNetworkRequestSchema,
+  FirstActivityQuerySchema,
+  PORTAL_SSO_IDENTIFIER,
+  REGION_PATHS,
+  REGIONS,
+  RenameNetworkRequestSchema,
+  SdkSessionRequestSchema,
+  UsageQuerySchema,
+  type Network,
+  type RegionKey,
+} from '@portal/contracts';
+import { z } from 'zod';
+import { consolePage, consoleSignInPage } from './console.ts';
+import type { RegionStore, StoredNetwork } from './store.ts';
+
+export interface RegionsOptions {
+  /** The regions this process hosts, each under its own prefix. */
+  regions: readonly RegionKey[];
+  /**
+   * Path prefix of a region's API base; defaults to /regions/{sg|eu|us}. Not named `prefix`,
+   * which Fastify reads from plugin options as a string.
+   */
+  basePath?: (region: RegionKey) => string;
+  /** The portal's public URL: issuer and audience of its access tokens, home of its JWKS, the one CORS origin. */
+  portalUrl: string;
+  /** Bearer token of the server-to-server admin API. */
+  adminToken: string;
+  /** Where browsers reach this server (console URLs are built from it). */
+  publicBaseUrl: string;
+  /** How long a new network reports `provisioning`. */
+  provisioningDelayMs?: number;
+  store: RegionStore;
+  /** Used for the portal's JWKS and its application check; tests and embedding may supply their own. */
+  fetch?: typeof fetch;
+}
+
+export const DEFAULT_PROVISIONING_DELAY_MS = 3000;
+
+// REGION_PATHS builds request paths and URL-encodes its arguments, so route patterns are spelled out.
+const NETWORK_ROUTE = `${REGION_PATHS.networks}/:networkId`;
+
+export function defaultRegionPrefix(region: RegionKey): string {
+  return `/regions/${region.toLowerCase()}`;
+}
+
+class RegionError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RegionError(400, 'VALIDATION_ERROR', z.prettifyError(result.error));
+  return result.data;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  // Hashing first gives equal lengths, which timingSafeEqual needs, without revealing the length.
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1]?.trim();
+}
+
+function toNetworkBody(network: StoredNetwork): Network {
+  return {
+    networkId: network.networkId,
+    applicationId: network.applicationId,
+    name: network.name,
+    status: network.status,
+    consoleUrl: network.consoleUrl,
+    region: network.region,
+  };
+}
+
+function currentMonth(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
+}
+
+interface RegionScopeOptions extends RegionsOptions {
+  region: RegionKey;
+  routePrefix: string;
+  verifyPortalToken: (token: string) => Promise<JWTPayload>;
+}
+
+const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, options) => {
+  const { region, store, routePrefix } = options;
+  const fetchImpl = options.fetch ?? fetch;
+  const provisioningDelayMs = options.provisioningDelayMs ?? DEFAULT_PROVISIONING_DELAY_MS;
+  const portalUrl = options.portalUrl.replace(/\/+$/, '');
+  const publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+  const secureCookie = publicBaseUrl.startsWith('https:');
+  const cookieName = `region_session_${region.toLowerCase()}`;
+  const cookiePath = routePrefix || '/';
+
+  scope.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof RegionError) return reply.status(error.statusCode).send({ code: error.code, message: error.message });
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
+    request.log.error(error);
+    return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal error' });
+  });
+
+  // Browsers reach the region only from the portal; any other origin gets no CORS headers.
+  await scope.register(cors, {
+    origin: new URL(portalUrl).origin,
+    credentials: true,
+    methods: ['GET', 'POST', 'OPTIONS'],
+  });
+
+  const requireAdmin = async (request: FastifyRequest) => {
+    const token = bearer(request);
+    if (!token || !sameSecret(token, options.adminToken)) throw new RegionError(401, 'UNAUTHORIZED', 'A valid admin token is required');
+  };
+
+  const networkOr404 = (network: StoredNetwork | undefined): StoredNetwork => {
+    if (!network) throw new RegionError(404, 'NETWORK_NOT_FOUND', 'No such network in this region');
+    return network;
+  };
+
+  const regionalSession = async (request: FastifyRequest) => {
+    const token = fastifyCookie.parse(request.headers.cookie ?? '')[cookieName];
+    return token ? store.session(region, token) : undefined;
+  };
+
+  // ---- Admin API (server to server) ----
+
+  scope.post(REGION_PATHS.networks, { preHandler: requireAdmin }, async (request, reply) => {
+    const body = parse(CreateNetworkRequestSchema, request.body);
+    const network = await store.createNetwork({
+      region,
+      ...body,
+      provisioningDelayMs,
+      consoleUrl: (networkId) => `${publicBaseUrl}${routePrefix}/console/${encodeURIComponent(networkId)}`,
+    });
+    return reply.status(201).send(toNetworkBody(network));
+  });
+
+  const networkParams = z.object({ networkId: z.string().min(1) });
+
+  scope.get(NETWORK_ROUTE, { preHandler: requireAdmin }, async (request) => {
+    const { networkId } = parse(networkParams, request.params);
+    return toNetworkBody(networkOr404(await store.network(region, networkId)));
+  });
+
+  scope.put(NETWORK_ROUTE, { preHandler: requireAdmin }, async (request) => {
+    const { networkId } = parse(networkParams, request.params);
+    const { name } = parse(RenameNetworkRequestSchema, request.body);
+    return toNetworkBody(networkOr404(await store.renameNetwork(region, networkId, name)));
+  });
+
+  scope.post(`${NETWORK_ROUTE}/deactivate`, { preHandler: requireAdmin }, async (request) => {
+    const { networkId } = parse(networkParams, request.params);
+    return toNetworkBody(networkOr404(await store.deactivateNetwork(region, networkId)));
+  });
+
+  scope.post(`${NETWORK_ROUTE}/reactivate`, { preHandler: requireAdmin }, async (request) => {
+    const { networkId } = parse(networkParams, request.params);
+    return toNetworkBody(networkOr404(await store.reactivateNetwork(region, networkId)));
+  });
+
+  scope.get(REGION_PATHS.usage, { preHandler: requireAdmin }, async (request) => {
+    const { month } = parse(UsageQuerySchema, request.query);
+    return store.usage(region, month);
+  });
+
+  // ---- Browser API ----
+
+  scope.get(REGION_PATHS.ping, async () => ({ region, ok: true as const }));
+
+  scope.post('/api/v2/sso/:portal', async (request, reply) => {
+    const { portal } = parse(z.object({ portal: z.string() }), request.params);
+    if (portal !== PORTAL_SSO_IDENTIFIER) throw new RegionError(404, 'UNKNOWN_PORTAL', `Unknown portal '${portal}'`);
+    const { applicationId } = parse(z.object({ applicationId: z.string().trim().min(1).max(64) }), request.query);
+    const token = bearer(request);
+    if (!token) throw new RegionError(401, 'UNAUTHORIZED', 'A portal access token is required');
+    let claims: JWTPayload;
+    try {
+      claims = await options.verifyPortalToken(token);
+    } catch {
+      throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token is invalid or expired');
+    }
+    const email = typeof claims.email === 'string' ? claims.email : '';
+    if (!claims.sub || claims.exp === undefined) throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject or expiry');
+
+    // The portal decides who may see an application (organisation, permissions, scopes); ask it.
+    let check: Response;
+    try {
+      check = await fetchImpl(`${portalUrl}/api/v1/applications/${encodeURIComponent(applicationId)}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      await check.body?.cancel();
+    } catch (error) {
+      request.log.warn({ err: error }, 'portal application check failed');
+      throw new RegionError(502, 'PORTAL_UNAVAILABLE', 'The portal could not confirm access to this application');
+    }
+    if (check.status === 401) throw new RegionError(401, 'INVALID_TOKEN', 'The portal refused the access token');
+    if (check.status === 403) throw new RegionError(403, 'FORBIDDEN', 'You may not access this application');
+    if (check.status === 404) throw new RegionError(404, 'APPLICATION_NOT_FOUND', 'No such application');
+    if (!check.ok) throw new RegionError(502, 'PORTAL_UNAVAILABLE', `The portal answered ${check.status} to the application check`);
+
+    const network = await store.networkByApplication(region, applicationId);
+    if (!network) throw new RegionError(404, 'NETWORK_NOT_FOUND', 'This application has no network in this region');
+
+    // The regional session lasts as long as the portal token that opened it; the portal opens a new one after.
+    const expiresAt = new Date(claims.exp * 1000);
+    const sessionToken = await store.createSession({ region, userId: claims.sub, email, applicationId, expiresAt });
+    const cookie = fastifyCookie.serialize(cookieName, sessionToken, {
+      httpOnly: true,
+      // The portal page calls with credentials from another origin; cross-site cookies need None + Secure.
+      sameSite: secureCookie ? 'none' : 'lax',
+      secure: secureCookie,
+      path: cookiePath,
+      expires: expiresAt,
+    });
+    return reply.header('set-cookie', cookie).send({ ok: true, networkId: network.networkId });
+  });
+
+  scope.get(REGION_PATHS.apiKey, async (request) => {
+    const session = await regionalSession(request);
+    if (!session) throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
+    const network = networkOr404(await store.networkByApplication(region, session.applicationId));
+    return { apiKey: network.apiKey };
+  });
+
+  scope.get(REGION_PATHS.firstActivity, async (request) => {
+    const session = await regionalSession(request);
+    if (!session) throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
+    const { networkId } = parse(FirstActivityQuerySchema, request.query);
+    const network = await store.network(region, networkId);
+    // Another application's network answers like a missing one, so ids cannot be probed.
+    if (!network || network.applicationId !== session.applicationId) {
+      throw new RegionError(404, 'NETWORK_NOT_FOUND', 'No such network for this session');
+    }
+    return { status: network.firstActivityAt !== null };
+  });
+
+  // ---- SDK API ----
+
+  scope.post(REGION_PATHS.sdkSession, async (request, reply) => {
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey !== 'string' || !apiKey) throw new RegionError(401, 'INVALID_API_KEY', 'The x-api-key header is required');
+    const { userId } = parse(SdkSessionRequestSchema, request.body);
+    const network = await store.networkByApiKey(region, apiKey);
+    if (!network) throw new RegionError(401, 'INVALID_API_KEY', 'The API key is not valid in this region');
+    if (network.status !== 'active') {
+      throw new RegionError(403, 'NETWORK_NOT_ACTIVE', `The network is ${network.status}; SDK sessions need an active network`);
+    }
+    await store.recordSdkSession(network.networkId, userId, currentMonth());
+    return reply.status(201).send({ sessionId: crypto.randomUUID(), userId, networkId: network.networkId });
+  });
+
+  // ---- Console ----
+
+  scope.get('/console/:networkId', async (request, reply) => {
+    const { networkId } = parse(networkParams, request.params);
+    const session = await regionalSession(request);
+    const network = await store.network(region, networkId);
+    reply.type('text/html; charset=utf-8');
+    if (!session || !network || network.applicationId !== session.applicationId) {
+      return reply.status(401).send(consoleSignInPage(REGIONS[region].name));
+    }
+    return consolePage(network, REGIONS[region]);
+  });
+};
+
+/** A Fastify plugin hosting the given regions, each as an encapsulated scope under its prefix. */
+export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, options) => {
+  const portalUrl = options.portalUrl.replace(/\/+$/, '');
+  const fetchImpl = options.fetch;
+  const jwks = createRemoteJWKSet(new URL(`${portalUrl}/api/auth/jwks`), fetchImpl ? { [customFetch]: fetchImpl } : {});
+  const verifyPortalToken = async (token: string) =>
+    (await jwtVerify(token, jwks, { issuer: portalUrl, audience: portalUrl })).payload;
+  for (const region of options.regions) {
+    const routePrefix = (options.basePath ?? defaultRegionPrefix)(region);
+    await app.register(regionScope, { ...options, region, routePrefix, verifyPortalToken, prefix: routePrefix });
+  }
+};
+
+/** Mounts the regions into an existing Fastify app (for instance the portal's own). */
+export async function registerRegions(app: FastifyInstance, options: RegionsOptions): Promise<void> {
+  await app.register(regionsPlugin, options);
+}
+
+/** A standalone Fastify app hosting the regions (the CLI's server). */
+export async function createRegionApp(options: RegionsOptions & { logger?: boolean }): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false });
+  await registerRegions(app, options);
+  return app;
+}

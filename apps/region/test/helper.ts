@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { createRegionApp, openRegionStore, type RegionStore } from '../src/index.ts';
+import { PortalStandIn } from './portal-stand-in.ts';
+
+export const ADMIN_TOKEN = 'region-admin-token-for-tests';
+
+export interface Harness {
+  portal: PortalStandIn;
+  app: FastifyInstance;
+  store: RegionStore;
+  close: () => Promise<void>;
+}
+
+/** The three regions on an in-memory PGlite, trusting a portal stand-in listening on a real port. */
+export async function startRegions(options: { provisioningDelayMs?: number; publicBaseUrl?: string } = {}): Promise<Harness> {
+  const portal = await new PortalStandIn().start();
+  const { store, close: closeStore } = await openRegionStore();
+  const app = await createRegionApp({
+    regions: ['SG', 'EU', 'US'],
+    portalUrl: portal.url,
+    adminToken: ADMIN_TOKEN,
+    publicBaseUrl: options.publicBaseUrl ?? 'http://region.test',
+    provisioningDelayMs: options.provisioningDelayMs ?? 0,
+    store,
+  });
+  await app.ready();
+  return {
+    portal,
+    app,
+    store,
+    close: async () => {
+      await app.close();
+      await closeStore();
+      await portal.stop();
+    },
+  };
+}
+
+export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+export async function createNetwork(app: FastifyInstance, region: string, applicationId: string, name = `App ${applicationId}`) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/regions/${region}/admin/v1/networks`,
+    headers: admin,
+    payload: { applicationId, organizationId: 'org-1', name },
+  });
+  if (response.statusCode !== 201) throw new Error(`create network answered ${response.statusCode}: ${response.body}`);
+  return response.json<{ networkId: string; applicationId: string; name: string; status: string; consoleUrl: string; region: string }>();
+}
+
+/** Opens the regional session as the browser does and answers its cookie header value. */
+export async function openSession(h: Harness, region: string, userId: string, applicationId: string) {
+  const response = await h.app.inject({
+    method: 'POST',
+    url: `/regions/${region}/api/v2/sso/portal?applicationId=${applicationId}`,
+    headers: { authorization: `Bearer ${await h.portal.token(userId)}`, origin: h.portal.url },
+  });
+  if (response.statusCode !== 200) throw new Error(`sso answered ${response.statusCode}: ${response.body}`);
+  const setCookie = response.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie) ?? '';
+  return cookie.split(';')[0] ?? '';
+}

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, SignJWT, type CryptoKey, type JSONWebKeySet } from 'jose';
+
+/**
+ * A real HTTP server playing the portal for the region: it serves a JWKS of a key generated
+ * here, signs access tokens like GET /api/auth/token does, and answers the application check
+ * (GET /api/v1/applications/:id) with 200 only for applications a token's subject may see.
+ */
+export class PortalStandIn {
+  url = '';
+  /** Applications each user (token subject) may see. */
+  readonly visible = new Map<string, Set<string>>();
+  private server: http.Server | undefined;
+  private privateKey: CryptoKey | undefined;
+  private jwks: JSONWebKeySet = { keys: [] };
+
+  async start() {
+    const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+    this.privateKey = privateKey;
+    this.jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'portal-key', alg: 'EdDSA', use: 'sig' }] };
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop() {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  allow(userId: string, applicationId: string) {
+    const apps = this.visible.get(userId) ?? new Set<string>();
+    apps.add(applicationId);
+    this.visible.set(userId, apps);
+  }
+
+  /** An access token as the portal issues it; `key` lets a test sign with someone else's key. */
+  async token(userId: string, options: { expiresIn?: string | number; key?: CryptoKey; issuer?: string } = {}) {
+    return new SignJWT({ email: `${userId}@example.com`, sid: `sid-${userId}` })
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'portal-key' })
+      .setSubject(userId)
+      .setIssuer(options.issuer ?? this.url)
+      .setAudience(this.url)
+      .setIssuedAt()
+      .setExpirationTime(options.expiresIn ?? '1h')
+      .sign(options.key ?? this.privateKey!);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    if (req.url === '/api/auth/jwks') return send(200, this.jwks);
+    const match = req.url?.match(/^\/api\/v1\/applications\/([^/?]+)$/);
+    if (!match?.[1]) return send(404, { code: 'NOT_FOUND', message: 'not found' });
+    const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+    let subject: string | undefined;
+    try {
+      const { payload } = await jwtVerify(token, createLocalJWKSet(this.jwks), { issuer: this.url, audience: this.url });
+      subject = payload.sub;
+    } catch {
+      return send(401, { code: 'UNAUTHORIZED', message: 'bad token' });
+    }
+    const applicationId = decodeURIComponent(match[1]);
+    if (!subject || !this.visible.get(subject)?.has(applicationId)) return send(404, { code: 'NOT_FOUND', message: 'no such application' });
+    return send(200, { applicationId });
+  }
+}

@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerApplications } from './modules/applications/applications.setup.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
@@ -81,6 +82,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   await app.register(publicConfigRoutes(config), { prefix: '/api/v1/config' });
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
   await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
+  await registerApplications(app, { config, database, authenticate });
   if (config.nodeEnv !== 'production') {
     await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });
   }

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
 import { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail, testConfig } from './fixtures.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 
@@ -169,4 +171,20 @@ export async function setUpOrganization(app: FastifyInstance, email: string) {
   const setup = await app.inject(jsonRequest('PUT', '/api/v1/accounts', INITIAL_SETUP, cookie));
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   return cookie;
+}
+
+/**
+ * A signed-in member of another user's organisation with the given role. Invitations do not
+ * exist yet, so the new user's own membership is moved into that organisation in the database.
+ */
+export async function joinOrganization(testApp: TestApp, email: string, organizationId: string, roleId: string) {
+  const cookie = await signUpVerifiedUser(testApp.app, email);
+  // The first account read creates the user's membership (in an organisation of their own).
+  const me = await testApp.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+  const { memberId } = me.json() as { memberId: string };
+  await testApp.database.db
+    .update(schema.member)
+    .set({ organizationId, roleId })
+    .where(eq(schema.member.id, memberId));
+  return { cookie, memberId };
 }

@@ -1,0 +1,93 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
+import type { Network } from '@portal/contracts';
+import type { Db } from '../db/client.ts';
+import {
+  findApplicationById,
+  listInitializingApplicationIds,
+  recordProvisioningAttempt,
+  updateApplicationInState,
+} from '../modules/applications/applications.repository.ts';
+import type { RegionClient } from '../regions/region-client.ts';
+
+export const PROVISION_APPLICATION_QUEUE = 'provision-application';
+// Backoff doubles the delay each time (pg-boss caps the doubling); with this many retries an
+// application waits out a region outage of days without an operator.
+const PROVISIONING_RETRY_LIMIT = 100;
+const STATUS_POLL_INTERVAL_MS = 250;
+
+interface ProvisionJob {
+  applicationId: string;
+}
+
+export interface ProvisioningDeps {
+  db: Db;
+  regions: RegionClient;
+  /** How long one attempt waits for the network to turn active before giving the job back to retry. */
+  pollMs: number;
+  retryDelaySeconds: number;
+  log: FastifyBaseLogger;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One provisioning attempt: create the network (idempotent per applicationId in the region),
+ * keep its id and console URL, wait a bounded time for it to be active, then mark the app active.
+ * Any failure throws, so pg-boss retries later and the app stays `initializing` meanwhile.
+ */
+export async function provisionApplication(deps: ProvisioningDeps, applicationId: string): Promise<void> {
+  const { db, regions } = deps;
+  const app = await findApplicationById(db, applicationId);
+  // Gone, or already provisioned by an earlier attempt: nothing to do.
+  if (!app || app.state !== 'initializing') return;
+  try {
+    let network: Network = app.networkId
+      ? await regions.getNetwork(app.region, app.networkId)
+      : await regions.createNetwork(app.region, {
+          applicationId: app.id,
+          organizationId: app.organizationId,
+          name: app.name,
+        });
+    if (network.networkId !== app.networkId || network.consoleUrl !== app.consoleUrl) {
+      await updateApplicationInState(db, app.id, 'initializing', {
+        networkId: network.networkId,
+        consoleUrl: network.consoleUrl,
+      });
+    }
+    const deadline = Date.now() + deps.pollMs;
+    while (network.status === 'provisioning' && Date.now() < deadline) {
+      await sleep(Math.min(STATUS_POLL_INTERVAL_MS, Math.max(0, deadline - Date.now())));
+      network = await regions.getNetwork(app.region, network.networkId);
+    }
+    if (network.status !== 'active') throw new Error(`network ${network.networkId} is still ${network.status}`);
+    await updateApplicationInState(db, app.id, 'initializing', { state: 'active' });
+    await recordProvisioningAttempt(db, app.id, null);
+  } catch (error) {
+    await recordProvisioningAttempt(db, app.id, (error as Error).message);
+    deps.log.warn({ applicationId, err: error }, 'provisioning attempt failed; it will be retried');
+    throw error;
+  }
+}
+
+/** Starts the provisioning worker and re-enqueues apps left initializing without a job. */
+export async function startProvisioning(boss: PgBoss, deps: ProvisioningDeps) {
+  await boss.createQueue(PROVISION_APPLICATION_QUEUE, {
+    name: PROVISION_APPLICATION_QUEUE,
+    retryLimit: PROVISIONING_RETRY_LIMIT,
+    retryDelay: deps.retryDelaySeconds,
+    retryBackoff: deps.retryDelaySeconds > 0,
+  });
+  await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    if (job) await provisionApplication(deps, job.data.applicationId);
+  });
+  // An app whose enqueue failed (or whose server stopped in between) is picked up here.
+  for (const applicationId of await listInitializingApplicationIds(deps.db)) {
+    await enqueueProvisioning(boss, applicationId);
+  }
+}
+
+/** The job id is the application id, so enqueueing the same application twice is a no-op. */
+export async function enqueueProvisioning(boss: PgBoss, applicationId: string) {
+  await boss.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, { id: applicationId });
+}

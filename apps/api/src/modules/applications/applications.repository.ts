@@ -1,0 +1,108 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
+import type { Db, Tx } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+
+export type ApplicationRow = typeof schema.application.$inferSelect;
+
+/** The application ids a member is limited to, or undefined when the member sees all of them. */
+export async function findMemberScope(db: Db, memberId: string): Promise<string[] | undefined> {
+  const rows = await db
+    .select({ applicationId: schema.memberApplicationScope.applicationId })
+    .from(schema.memberApplicationScope)
+    .where(eq(schema.memberApplicationScope.memberId, memberId));
+  return rows.length > 0 ? rows.map((row) => row.applicationId) : undefined;
+}
+
+function visibleTo(organizationId: string, scope: string[] | undefined) {
+  const inOrganization = eq(schema.application.organizationId, organizationId);
+  return scope ? and(inOrganization, inArray(schema.application.id, scope)) : inOrganization;
+}
+
+export async function listApplications(db: Db, organizationId: string, scope: string[] | undefined, limit: number) {
+  const where = visibleTo(organizationId, scope);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(schema.application)
+      .where(where)
+      .orderBy(desc(schema.application.createdAt), desc(schema.application.id))
+      .limit(limit),
+    db.select({ total: count() }).from(schema.application).where(where),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+export async function findApplication(
+  db: Db,
+  organizationId: string,
+  scope: string[] | undefined,
+  applicationId: string,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(schema.application)
+    .where(and(visibleTo(organizationId, scope), eq(schema.application.id, applicationId)))
+    .limit(1);
+  return row;
+}
+
+export async function findApplicationById(db: Db, applicationId: string): Promise<ApplicationRow | undefined> {
+  const [row] = await db.select().from(schema.application).where(eq(schema.application.id, applicationId)).limit(1);
+  return row;
+}
+
+/**
+ * Locks the organisation row for the rest of the transaction, so concurrent creations and
+ * reactivations are counted one after the other and cannot together pass the limit.
+ */
+export async function lockOrganizationAndCount(tx: Tx, organizationId: string, states: readonly ApplicationState[]) {
+  await tx.execute(sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`);
+  const [row] = await tx
+    .select({ total: count() })
+    .from(schema.application)
+    .where(and(eq(schema.application.organizationId, organizationId), inArray(schema.application.state, [...states])));
+  return row?.total ?? 0;
+}
+
+export async function insertApplication(
+  tx: Tx,
+  values: { id: string; organizationId: string; name: string; plan: PlanKey; region: RegionKey },
+): Promise<ApplicationRow> {
+  const [row] = await tx.insert(schema.application).values({ ...values, state: 'initializing' }).returning();
+  if (!row) throw new Error('application insert returned no row');
+  return row;
+}
+
+/** Updates an application only while it is still in the expected state; undefined when it moved on. */
+export async function updateApplicationInState(
+  db: Db | Tx,
+  applicationId: string,
+  expectedState: ApplicationState,
+  values: Partial<Pick<ApplicationRow, 'name' | 'state' | 'deactivatedAt' | 'networkId' | 'consoleUrl'>>,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .update(schema.application)
+    .set(values)
+    .where(and(eq(schema.application.id, applicationId), eq(schema.application.state, expectedState)))
+    .returning();
+  return row;
+}
+
+export async function recordProvisioningAttempt(db: Db, applicationId: string, error: string | null) {
+  await db
+    .update(schema.application)
+    .set({
+      provisioningAttempts: sql`${schema.application.provisioningAttempts} + 1`,
+      lastProvisioningError: error,
+    })
+    .where(eq(schema.application.id, applicationId));
+}
+
+export async function listInitializingApplicationIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ id: schema.application.id })
+    .from(schema.application)
+    .where(eq(schema.application.state, 'initializing'));
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,77 @@
+import {
+  ApplicationIdParamsSchema,
+  ApplicationSchema,
+  CreateApplicationRequestSchema,
+  CreateApplicationResponseSchema,
+  DeactivateApplicationRequestSchema,
+  ListApplicationsQuerySchema,
+  ListApplicationsResponseSchema,
+  UpdateApplicationRequestSchema,
+} from '@portal/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { applicationsService, type ApplicationsDeps } from './applications.service.ts';
+
+export function applicationsRoutes(
+  deps: ApplicationsDeps & { authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void> },
+) {
+  const service = applicationsService(deps);
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    // Before body validation: a caller without a session learns 401, not what a valid body looks like.
+    r.addHook('onRequest', deps.authenticate);
+
+    r.get(
+      '/',
+      { schema: { querystring: ListApplicationsQuerySchema, response: { 200: ListApplicationsResponseSchema } } },
+      async (request) => service.list(requireSessionUser(request), request.query.limit),
+    );
+
+    r.post(
+      '/',
+      { schema: { body: CreateApplicationRequestSchema, response: { 201: CreateApplicationResponseSchema } } },
+      async (request, reply) => {
+        const created = await service.create(requireSessionUser(request), request.body);
+        return reply.status(201).send([created]);
+      },
+    );
+
+    r.get(
+      '/:applicationId',
+      { schema: { params: ApplicationIdParamsSchema, response: { 200: ApplicationSchema } } },
+      async (request) => service.get(requireSessionUser(request), request.params.applicationId),
+    );
+
+    r.put(
+      '/:applicationId',
+      {
+        schema: {
+          params: ApplicationIdParamsSchema,
+          body: UpdateApplicationRequestSchema,
+          response: { 200: ApplicationSchema },
+        },
+      },
+      async (request) => service.rename(requireSessionUser(request), request.params.applicationId, request.body.name),
+    );
+
+    r.post(
+      '/:applicationId/deactivate',
+      {
+        schema: {
+          params: ApplicationIdParamsSchema,
+          body: DeactivateApplicationRequestSchema,
+          response: { 200: ApplicationSchema },
+        },
+      },
+      async (request) =>
+        service.deactivate(requireSessionUser(request), request.params.applicationId, request.body.confirmName),
+    );
+
+    r.post(
+      '/:applicationId/reactivate',
+      { schema: { params: ApplicationIdParamsSchema, response: { 200: ApplicationSchema } } },
+      async (request) => service.reactivate(requireSessionUser(request), request.params.applicationId),
+    );
+  };
+}

@@ -1,0 +1,177 @@
+import {
+  COUNTED_APPLICATION_STATES,
+  CORE_PLAN_LABEL_FROM,
+  SCOPABLE_ROLES,
+  type Application,
+  type CreateApplicationRequest,
+  type Permission,
+  type PlanKey,
+} from '@portal/contracts';
+import type { Membership, SessionUser } from '../../auth/session.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
+import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
+import { findMembershipByUserId } from '../accounts/accounts.repository.ts';
+import {
+  findApplication,
+  findMemberScope,
+  insertApplication,
+  listApplications,
+  lockOrganizationAndCount,
+  updateApplicationInState,
+  type ApplicationRow,
+} from './applications.repository.ts';
+
+const PLAN_DISPLAY_NAMES: Record<PlanKey, string> = { basic: 'Basic', advance: 'Advance', max: 'Max' };
+const CORE_PLAN_FROM_MS = Date.parse(`${CORE_PLAN_LABEL_FROM}T00:00:00Z`);
+
+export interface ApplicationsDeps {
+  db: Db;
+  regions: RegionClient;
+  productName: string;
+  /** Never fails the request: the application is stored before it is enqueued. */
+  enqueueProvisioning(applicationId: string): Promise<void>;
+}
+
+/** Who is calling and what they may see: organisation, role and application scope. */
+interface Caller {
+  membership: Membership;
+  scope: string[] | undefined;
+}
+
+async function callerWith(db: Db, user: SessionUser, permission: Permission): Promise<Caller> {
+  const membership = user.membership ?? (await findMembershipByUserId(db, user.userId));
+  // A user without an organisation has no role, hence no permission.
+  if (!membership) throw new AppError('FORBIDDEN');
+  assertPermission(membership.member.roleId, permission);
+  const scopable = (SCOPABLE_ROLES as readonly string[]).includes(membership.member.roleId);
+  return { membership, scope: scopable ? await findMemberScope(db, membership.member.id) : undefined };
+}
+
+export function planName(row: Pick<ApplicationRow, 'plan' | 'createdAt'>, contractType: string, productName: string) {
+  return contractType === 'payg' && row.createdAt.getTime() >= CORE_PLAN_FROM_MS
+    ? `${productName} Core`
+    : PLAN_DISPLAY_NAMES[row.plan];
+}
+
+function toApplication(row: ApplicationRow, contractType: string, productName: string): Application {
+  return {
+    applicationId: row.id,
+    name: row.name,
+    plan: row.plan,
+    planName: planName(row, contractType, productName),
+    region: row.region,
+    state: row.state,
+    createdAt: row.createdAt.toISOString(),
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+    consoleUrl: row.consoleUrl,
+    description: row.description,
+    networkId: row.networkId,
+  };
+}
+
+async function visibleApplication(db: Db, caller: Caller, applicationId: string) {
+  const row = await findApplication(db, caller.membership.organization.id, caller.scope, applicationId);
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+/** Runs a regional call; an unreachable region becomes a 503 the user can retry, with nothing changed. */
+async function inRegion<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof RegionUnavailableError) throw new AppError('REGION_UNAVAILABLE');
+    throw error;
+  }
+}
+
+function assertAccountActive(membership: Membership) {
+  if (membership.organization.accountStatus !== 'active') throw new AppError('ACCOUNT_INACTIVE');
+}
+
+export function applicationsService(deps: ApplicationsDeps) {
+  const { db, regions, productName } = deps;
+  const present = (row: ApplicationRow, caller: Caller) =>
+    toApplication(row, caller.membership.organization.contractType, productName);
+
+  return {
+    async list(user: SessionUser, limit: number) {
+      const caller = await callerWith(db, user, 'VIEW_APPLICATION');
+      const { rows, total } = await listApplications(db, caller.membership.organization.id, caller.scope, limit);
+      return { data: rows.map((row) => present(row, caller)), total };
+    },
+
+    async get(user: SessionUser, applicationId: string) {
+      const caller = await callerWith(db, user, 'VIEW_APPLICATION');
+      return present(await visibleApplication(db, caller, applicationId), caller);
+    },
+
+    async create(user: SessionUser, request: CreateApplicationRequest) {
+      const caller = await callerWith(db, user, 'CREATE_APPLICATION');
+      const { organization } = caller.membership;
+      assertAccountActive(caller.membership);
+      const row = await db.transaction(async (tx) => {
+        const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
+        if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
+        return insertApplication(tx, { id: crypto.randomUUID(), organizationId: organization.id, ...request });
+      });
+      await deps.enqueueProvisioning(row.id);
+      return present(row, caller);
+    },
+
+    async rename(user: SessionUser, applicationId: string, name: string) {
+      const caller = await callerWith(db, user, 'EDIT_APPLICATION');
+      const row = await visibleApplication(db, caller, applicationId);
+      if (row.state !== 'active' || !row.networkId) throw new AppError('APPLICATION_NOT_ACTIVE');
+      const { networkId } = row;
+      // The region is renamed first: if it is down the user sees 503 and both sides keep the old name.
+      await inRegion(() => regions.renameNetwork(row.region, networkId, name));
+      const updated = await updateApplicationInState(db, row.id, 'active', { name });
+      if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
+      return present(updated, caller);
+    },
+
+    async deactivate(user: SessionUser, applicationId: string, confirmName: string) {
+      const caller = await callerWith(db, user, 'EDIT_APPLICATION');
+      const row = await visibleApplication(db, caller, applicationId);
+      if (row.state !== 'active' || !row.networkId) throw new AppError('APPLICATION_NOT_ACTIVE');
+      if (confirmName !== row.name) throw new AppError('CONFIRM_NAME_MISMATCH', { field: 'confirmName' });
+      const { networkId } = row;
+      await inRegion(() => regions.deactivateNetwork(row.region, networkId));
+      const updated = await updateApplicationInState(db, row.id, 'active', {
+        state: 'deactivated',
+        deactivatedAt: new Date(),
+      });
+      if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
+      return present(updated, caller);
+    },
+
+    async reactivate(user: SessionUser, applicationId: string) {
+      const caller = await callerWith(db, user, 'EDIT_APPLICATION');
+      const { organization } = caller.membership;
+      assertAccountActive(caller.membership);
+      const row = await visibleApplication(db, caller, applicationId);
+      if (row.state !== 'deactivated' || !row.networkId) throw new AppError('APPLICATION_NOT_DEACTIVATED');
+      const { networkId } = row;
+      // Counted and moved to active under the organisation lock, so two reactivations cannot both
+      // pass the limit; the region is called after the transaction (a database transaction must not
+      // wait on the network) and the state is put back when the region cannot be reached.
+      const updated = await db.transaction(async (tx) => {
+        const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
+        if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
+        return updateApplicationInState(tx, row.id, 'deactivated', { state: 'active', deactivatedAt: null });
+      });
+      if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');
+      try {
+        await inRegion(() => regions.reactivateNetwork(row.region, networkId));
+      } catch (error) {
+        await updateApplicationInState(db, row.id, 'active', { state: 'deactivated', deactivatedAt: row.deactivatedAt });
+        throw error;
+      }
+      if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');
+      return present(updated, caller);
+    },
+  };
+}

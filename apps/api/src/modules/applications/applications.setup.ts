@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { resolveDataDirSecret } from '../../auth/secret.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { createBoss } from '../../jobs/job-queue.ts';
+import { enqueueProvisioning, startProvisioning } from '../../jobs/provision-application.ts';
+import { RegionClient } from '../../regions/region-client.ts';
+import { applicationsRoutes } from './applications.routes.ts';
+
+/**
+ * Mounts /api/v1/applications and runs the provisioning worker with the server: the job queue
+ * starts when the server is ready and stops before the database closes.
+ */
+export async function registerApplications(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    database: Database;
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  },
+) {
+  const { config, database } = deps;
+  const { db } = database;
+  const regions = new RegionClient({
+    baseUrls: config.regionUrls,
+    adminToken: resolveDataDirSecret(config.regionAdminToken, config.dataDir, 'region-admin-token'),
+  });
+  const boss = createBoss(database, (error) => app.log.error({ err: error }, 'job queue error'));
+  app.addHook('onReady', async () => {
+    await boss.start();
+    await startProvisioning(boss, {
+      db,
+      regions,
+      pollMs: config.regionProvisioningPollMs,
+      retryDelaySeconds: config.provisioningRetryDelaySeconds,
+      log: app.log,
+    });
+  });
+  // Running attempts finish (bounded by the poll time); the rest wait in the queue for the next start.
+  app.addHook('onClose', async () => {
+    await boss.stop({ graceful: true, wait: true, timeout: config.regionProvisioningPollMs + 15_000 });
+  });
+  const routes = applicationsRoutes({
+    db,
+    regions,
+    productName: config.productName,
+    authenticate: deps.authenticate,
+    // The app row is already stored: a failed enqueue is logged, and the worker re-enqueues
+    // applications left initializing when it starts.
+    enqueueProvisioning: (applicationId: string) =>
+      enqueueProvisioning(boss, applicationId).catch((error: unknown) => {
+        app.log.error({ err: error, applicationId }, 'could not enqueue provisioning');
+      }),
+  });
+  await app.register(routes, { prefix: '/api/v1/applications' });
+}

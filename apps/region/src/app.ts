@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fastifyCookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
@@ -17,6 +16,7 @@ import {
 } from '@portal/contracts';
 import { z } from 'zod';
 import { consolePage, consoleSignInPage } from './console.ts';
+import { readCookie, sessionCookie } from './cookie.ts';
 import type { RegionStore, StoredNetwork } from './store.ts';
 
 export interface RegionsOptions {
@@ -119,7 +119,7 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   // Browsers reach the region only from the portal; any other origin gets no CORS headers.
   await scope.register(cors, {
-    origin: new URL(portalUrl).origin,
+    origin: [new URL(portalUrl).origin],
     credentials: true,
     methods: ['GET', 'POST', 'OPTIONS'],
   });
@@ -135,7 +135,7 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   };
 
   const regionalSession = async (request: FastifyRequest) => {
-    const token = fastifyCookie.parse(request.headers.cookie ?? '')[cookieName];
+    const token = readCookie(request.headers.cookie, cookieName);
     return token ? store.session(region, token) : undefined;
   };
 
@@ -222,14 +222,7 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     // The regional session lasts as long as the portal token that opened it; the portal opens a new one after.
     const expiresAt = new Date(claims.exp * 1000);
     const sessionToken = await store.createSession({ region, userId: claims.sub, email, applicationId, expiresAt });
-    const cookie = fastifyCookie.serialize(cookieName, sessionToken, {
-      httpOnly: true,
-      // The portal page calls with credentials from another origin; cross-site cookies need None + Secure.
-      sameSite: secureCookie ? 'none' : 'lax',
-      secure: secureCookie,
-      path: cookiePath,
-      expires: expiresAt,
-    });
+    const cookie = sessionCookie(cookieName, sessionToken, { path: cookiePath, expires: expiresAt, secure: secureCookie });
     return reply.header('set-cookie', cookie).send({ ok: true, networkId: network.networkId });
   });
 

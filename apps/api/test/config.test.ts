@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveDataDirSecret } from '../src/auth/secret.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 const SECRET = 'a-production-secret-of-at-least-32-chars';
@@ -12,6 +16,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['RATE_LIMIT_MAX_PER_IP', { RATE_LIMIT_MAX_PER_IP: '0' }],
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'id' }],
+    ['REGION_EU_URL', { REGION_EU_URL: 'eu.example.com' }],
+    ['REGION_ADMIN_TOKEN', { REGION_ADMIN_TOKEN: 'short' }],
+    ['REGION_PROVISIONING_POLL_MS', { REGION_PROVISIONING_POLL_MS: '-1' }],
   ])('refuses a bad %s with one line naming it', (variable, env) => {
     const load = () => loadConfig(env);
     expect(load).toThrow(ConfigError);
@@ -35,5 +42,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).trustProxy).toBe('10.0.0.0/8, 192.168.0.1');
+  });
+
+  it('serves the regions under the portal unless their addresses are configured', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }).regionUrls).toEqual({
+      SG: 'https://portal.example.com/regions/sg',
+      EU: 'https://portal.example.com/regions/eu',
+      US: 'https://portal.example.com/regions/us',
+    });
+    expect(loadConfig({ REGION_US_URL: 'https://us.example.com/' }).regionUrls.US).toBe('https://us.example.com');
+  });
+});
+
+describe('resolveDataDirSecret', () => {
+  it('generates a value once into the data directory and reads it back, unless one is configured', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-secret-'));
+    try {
+      const first = resolveDataDirSecret(undefined, dir, 'region-admin-token');
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(resolveDataDirSecret(undefined, dir, 'region-admin-token')).toBe(first);
+      expect(fs.readFileSync(path.join(dir, 'region-admin-token'), 'utf8')).toBe(first);
+      expect(resolveDataDirSecret('configured-token-value', dir, 'region-admin-token')).toBe('configured-token-value');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Application, ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
+import { APPLICATION_STATES, type Application, type PlanKey, type RegionKey } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   applicationActions,
@@ -99,15 +99,8 @@ describe('pagination', () => {
 });
 
 describe('counted apps and the create button', () => {
-  const states: ApplicationState[] = [
-    'active',
-    'initializing',
-    'temporary_inactive',
-    'inactive',
-    'deactivated',
-    'deleted',
-  ];
-  const apps = states.map((state, i) => app({ applicationId: `a${i}`, state }));
+  // One app in each of the six states.
+  const apps = APPLICATION_STATES.map((state, i) => app({ applicationId: `a${i}`, state }));
   const account = { permissions: [], accountStatus: 'active' as const, applicationLimit: 4 };
 
   it('counts active, initializing and temporarily inactive apps only', () => {

@@ -1,26 +1,6 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Card,
-  CopyButton,
-  Group,
-  Menu,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { REGIONS, type Application, type Permission } from '@portal/contracts';
-import {
-  IconCheck,
-  IconCopy,
-  IconDots,
-  IconExternalLink,
-  IconPencil,
-  IconPlayerPause,
-  IconPlayerPlay,
-} from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -30,6 +10,7 @@ import {
   stateTagColor,
   type ApplicationAction,
 } from '../application-list';
+import { ApplicationMenu } from './application-menu';
 
 interface ApplicationCardProps {
   app: Application;
@@ -48,17 +29,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
     </Group>
   );
 }
-
-const ACTION_ICONS = {
-  editName: IconPencil,
-  deactivate: IconPlayerPause,
-  reactivate: IconPlayerPlay,
-} as const;
-const ACTION_LABELS = {
-  editName: 'apps.card.editName',
-  deactivate: 'apps.card.deactivate',
-  reactivate: 'apps.card.reactivate',
-} as const;
 
 /** One application of the §2 grid. Memoised: a keystroke in the search re-renders only cards that change. */
 export const ApplicationCard = memo(function ApplicationCard({
@@ -96,34 +66,7 @@ export const ApplicationCard = memo(function ApplicationCard({
             {t(`apps.state.${app.state}`)}
           </Badge>
         </Stack>
-        {actions.length > 0 && (
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                aria-label={t('apps.card.actions', { name: app.name })}
-              >
-                <IconDots size={18} aria-hidden />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {actions.map((action) => {
-                const ActionIconGlyph = ACTION_ICONS[action];
-                return (
-                  <Menu.Item
-                    key={action}
-                    color={action === 'deactivate' ? 'red' : undefined}
-                    leftSection={<ActionIconGlyph size={16} aria-hidden />}
-                    onClick={() => onAction(action, app)}
-                  >
-                    {t(ACTION_LABELS[action])}
-                  </Menu.Item>
-                );
-              })}
-            </Menu.Dropdown>
-          </Menu>
-        )}
+        {actions.length > 0 && <ApplicationMenu app={app} actions={actions} onAction={onAction} />}
       </Group>
 
       {/* Grows so the console buttons of a row line up whatever the name's length. */}
@@ -135,17 +78,16 @@ export const ApplicationCard = memo(function ApplicationCard({
             </Text>
             <CopyButton value={app.applicationId}>
               {({ copied, copy }) => (
-                <Tooltip label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color={copied ? 'green' : 'gray'}
-                    size="sm"
-                    onClick={copy}
-                    aria-label={t('apps.card.copyId')}
-                  >
-                    {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-                  </ActionIcon>
-                </Tooltip>
+                // No tooltip: one per card costs a grid of new cards more than the whole search does.
+                <ActionIcon
+                  variant="subtle"
+                  color={copied ? 'green' : 'gray'}
+                  size="sm"
+                  onClick={copy}
+                  aria-label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')}
+                >
+                  {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+                </ActionIcon>
               )}
             </CopyButton>
           </Group>

@@ -110,9 +110,11 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   const cookiePath = routePrefix || '/';
 
   scope.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof RegionError) return reply.status(error.statusCode).send({ code: error.code, message: error.message });
+    if (error instanceof RegionError)
+      return reply.status(error.statusCode).send({ code: error.code, message: error.message });
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
+    if (status < 500)
+      return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
     request.log.error(error);
     return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal error' });
   });
@@ -126,7 +128,8 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   const requireAdmin = async (request: FastifyRequest) => {
     const token = bearer(request);
-    if (!token || !sameSecret(token, options.adminToken)) throw new RegionError(401, 'UNAUTHORIZED', 'A valid admin token is required');
+    if (!token || !sameSecret(token, options.adminToken))
+      throw new RegionError(401, 'UNAUTHORIZED', 'A valid admin token is required');
   };
 
   const networkOr404 = (network: StoredNetwork | undefined): StoredNetwork => {
@@ -186,8 +189,12 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   scope.post('/api/v2/sso/:portal', async (request, reply) => {
     const { portal } = parse(z.object({ portal: z.string() }), request.params);
-    if (portal !== PORTAL_SSO_IDENTIFIER) throw new RegionError(404, 'UNKNOWN_PORTAL', `Unknown portal '${portal}'`);
-    const { applicationId } = parse(z.object({ applicationId: z.string().trim().min(1).max(64) }), request.query);
+    if (portal !== PORTAL_SSO_IDENTIFIER)
+      throw new RegionError(404, 'UNKNOWN_PORTAL', `Unknown portal '${portal}'`);
+    const { applicationId } = parse(
+      z.object({ applicationId: z.string().trim().min(1).max(64) }),
+      request.query,
+    );
     const token = bearer(request);
     if (!token) throw new RegionError(401, 'UNAUTHORIZED', 'A portal access token is required');
     let claims: JWTPayload;
@@ -197,7 +204,8 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
       throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token is invalid or expired');
     }
     const email = typeof claims.email === 'string' ? claims.email : '';
-    if (!claims.sub || claims.exp === undefined) throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject or expiry');
+    if (!claims.sub || claims.exp === undefined)
+      throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject or expiry');
 
     // The portal decides who may see an application (organisation, permissions, scopes); ask it.
     let check: Response;
@@ -209,33 +217,56 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
       await check.body?.cancel();
     } catch (error) {
       request.log.warn({ err: error }, 'portal application check failed');
-      throw new RegionError(502, 'PORTAL_UNAVAILABLE', 'The portal could not confirm access to this application');
+      throw new RegionError(
+        502,
+        'PORTAL_UNAVAILABLE',
+        'The portal could not confirm access to this application',
+      );
     }
-    if (check.status === 401) throw new RegionError(401, 'INVALID_TOKEN', 'The portal refused the access token');
+    if (check.status === 401)
+      throw new RegionError(401, 'INVALID_TOKEN', 'The portal refused the access token');
     if (check.status === 403) throw new RegionError(403, 'FORBIDDEN', 'You may not access this application');
     if (check.status === 404) throw new RegionError(404, 'APPLICATION_NOT_FOUND', 'No such application');
-    if (!check.ok) throw new RegionError(502, 'PORTAL_UNAVAILABLE', `The portal answered ${check.status} to the application check`);
+    if (!check.ok)
+      throw new RegionError(
+        502,
+        'PORTAL_UNAVAILABLE',
+        `The portal answered ${check.status} to the application check`,
+      );
 
     const network = await store.networkByApplication(region, applicationId);
-    if (!network) throw new RegionError(404, 'NETWORK_NOT_FOUND', 'This application has no network in this region');
+    if (!network)
+      throw new RegionError(404, 'NETWORK_NOT_FOUND', 'This application has no network in this region');
 
     // The regional session lasts as long as the portal token that opened it; the portal opens a new one after.
     const expiresAt = new Date(claims.exp * 1000);
-    const sessionToken = await store.createSession({ region, userId: claims.sub, email, applicationId, expiresAt });
-    const cookie = sessionCookie(cookieName, sessionToken, { path: cookiePath, expires: expiresAt, secure: secureCookie });
+    const sessionToken = await store.createSession({
+      region,
+      userId: claims.sub,
+      email,
+      applicationId,
+      expiresAt,
+    });
+    const cookie = sessionCookie(cookieName, sessionToken, {
+      path: cookiePath,
+      expires: expiresAt,
+      secure: secureCookie,
+    });
     return reply.header('set-cookie', cookie).send({ ok: true, networkId: network.networkId });
   });
 
   scope.get(REGION_PATHS.apiKey, async (request) => {
     const session = await regionalSession(request);
-    if (!session) throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
+    if (!session)
+      throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
     const network = networkOr404(await store.networkByApplication(region, session.applicationId));
     return { apiKey: network.apiKey };
   });
 
   scope.get(REGION_PATHS.firstActivity, async (request) => {
     const session = await regionalSession(request);
-    if (!session) throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
+    if (!session)
+      throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
     const { networkId } = parse(FirstActivityQuerySchema, request.query);
     const network = await store.network(region, networkId);
     // Another application's network answers like a missing one, so ids cannot be probed.
@@ -249,12 +280,17 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   scope.post(REGION_PATHS.sdkSession, async (request, reply) => {
     const apiKey = request.headers['x-api-key'];
-    if (typeof apiKey !== 'string' || !apiKey) throw new RegionError(401, 'INVALID_API_KEY', 'The x-api-key header is required');
+    if (typeof apiKey !== 'string' || !apiKey)
+      throw new RegionError(401, 'INVALID_API_KEY', 'The x-api-key header is required');
     const { userId } = parse(SdkSessionRequestSchema, request.body);
     const network = await store.networkByApiKey(region, apiKey);
     if (!network) throw new RegionError(401, 'INVALID_API_KEY', 'The API key is not valid in this region');
     if (network.status !== 'active') {
-      throw new RegionError(403, 'NETWORK_NOT_ACTIVE', `The network is ${network.status}; SDK sessions need an active network`);
+      throw new RegionError(
+        403,
+        'NETWORK_NOT_ACTIVE',
+        `The network is ${network.status}; SDK sessions need an active network`,
+      );
     }
     await store.recordSdkSession(network.networkId, userId, currentMonth());
     return reply.status(201).send({ sessionId: crypto.randomUUID(), userId, networkId: network.networkId });
@@ -278,12 +314,21 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, options) => {
   const portalUrl = options.portalUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch;
-  const jwks = createRemoteJWKSet(new URL(`${portalUrl}/api/auth/jwks`), fetchImpl ? { [customFetch]: fetchImpl } : {});
+  const jwks = createRemoteJWKSet(
+    new URL(`${portalUrl}/api/auth/jwks`),
+    fetchImpl ? { [customFetch]: fetchImpl } : {},
+  );
   const verifyPortalToken = async (token: string) =>
     (await jwtVerify(token, jwks, { issuer: portalUrl, audience: portalUrl })).payload;
   for (const region of options.regions) {
     const routePrefix = (options.basePath ?? defaultRegionPrefix)(region);
-    await app.register(regionScope, { ...options, region, routePrefix, verifyPortalToken, prefix: routePrefix });
+    await app.register(regionScope, {
+      ...options,
+      region,
+      routePrefix,
+      verifyPortalToken,
+      prefix: routePrefix,
+    });
   }
 };
 
@@ -293,7 +338,9 @@ export async function registerRegions(app: FastifyInstance, options: RegionsOpti
 }
 
 /** A standalone Fastify app hosting the regions (the CLI's server). */
-export async function createRegionApp(options: RegionsOptions & { logger?: boolean }): Promise<FastifyInstance> {
+export async function createRegionApp(
+  options: RegionsOptions & { logger?: boolean },
+): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false });
   await registerRegions(app, options);
   return app;

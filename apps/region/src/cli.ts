@@ -34,12 +34,15 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   const provisioningDelayMs = Number(values['provisioning-delay-ms']);
   if (!Number.isInteger(port) || port < 0) throw new Error(`--port must be a port number\n${USAGE}`);
-  if (!Number.isInteger(provisioningDelayMs) || provisioningDelayMs < 0) throw new Error('--provisioning-delay-ms must be a whole number of milliseconds');
+  if (!Number.isInteger(provisioningDelayMs) || provisioningDelayMs < 0)
+    throw new Error('--provisioning-delay-ms must be a whole number of milliseconds');
   const regions = [...new Set(values.regions.split(',').map((r) => parseRegion(r.trim())))];
 
   const pool = values['database-url'] ? new pg.Pool({ connectionString: values['database-url'] }) : undefined;
   const { store, close } = await openRegionStore(
-    pool ? { executor: pool } : { dataDir: values['data-dir'] === 'memory://' ? undefined : values['data-dir'] },
+    pool
+      ? { executor: pool }
+      : { dataDir: values['data-dir'] === 'memory://' ? undefined : values['data-dir'] },
   );
   const app = await createRegionApp({
     regions,

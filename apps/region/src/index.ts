@@ -6,5 +6,11 @@ export {
   DEFAULT_PROVISIONING_DELAY_MS,
   type RegionsOptions,
 } from './app.ts';
-export { openRegionStore, RegionStore, type RegionStoreOptions, type SqlExecutor, type StoredNetwork } from './store.ts';
+export {
+  openRegionStore,
+  RegionStore,
+  type RegionStoreOptions,
+  type SqlExecutor,
+  type StoredNetwork,
+} from './store.ts';
 export { regionBaseUrl, createSdkSession } from './sdk-client.ts';

@@ -1,9 +1,16 @@
 import { REGION_KEYS, REGION_PATHS, SdkSessionResponseSchema, type RegionKey } from '@portal/contracts';
 
 /** A region's API base: REGION_{KEY}_URL when set, otherwise the emulator mounted in the portal. */
-export function regionBaseUrl(region: RegionKey, portalBaseUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+export function regionBaseUrl(
+  region: RegionKey,
+  portalBaseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const override = env[`REGION_${region}_URL`];
-  return (override || `${portalBaseUrl.replace(/\/+$/, '')}/regions/${region.toLowerCase()}`).replace(/\/+$/, '');
+  return (override || `${portalBaseUrl.replace(/\/+$/, '')}/regions/${region.toLowerCase()}`).replace(
+    /\/+$/,
+    '',
+  );
 }
 
 export function parseRegion(value: string): RegionKey {

@@ -90,7 +90,8 @@ export function sha256(value: string): string {
 
 function toNetwork(row: NetworkRow, now: Date): StoredNetwork {
   // Provisioning ends at a stored time rather than on a timer, so a restart cannot lose it.
-  const status = row.status === 'provisioning' && row.active_at && row.active_at <= now ? 'active' : row.status;
+  const status =
+    row.status === 'provisioning' && row.active_at && row.active_at <= now ? 'active' : row.status;
   return {
     networkId: row.network_id,
     applicationId: row.application_id,
@@ -183,7 +184,11 @@ export class RegionStore {
     return rows[0] && toNetwork(rows[0], new Date());
   }
 
-  async renameNetwork(region: RegionKey, networkId: string, name: string): Promise<StoredNetwork | undefined> {
+  async renameNetwork(
+    region: RegionKey,
+    networkId: string,
+    name: string,
+  ): Promise<StoredNetwork | undefined> {
     const { rows } = await this.query<NetworkRow>(
       `UPDATE region.networks SET name = $3 WHERE region = $1 AND network_id = $2 RETURNING ${NETWORK_COLUMNS}`,
       [region, networkId, name],
@@ -224,7 +229,10 @@ export class RegionStore {
   }
 
   /** Distinct active users per network of the region in one month ('YYYY-MM'); networks without any answer 0. */
-  async usage(region: RegionKey, month: string): Promise<{ networkId: string; applicationId: string; activeUsers: number }[]> {
+  async usage(
+    region: RegionKey,
+    month: string,
+  ): Promise<{ networkId: string; applicationId: string; activeUsers: number }[]> {
     const { rows } = await this.query<{ network_id: string; application_id: string; active_users: number }>(
       `SELECT n.network_id, n.application_id, COUNT(u.user_id)::int AS active_users
        FROM region.networks n
@@ -234,7 +242,11 @@ export class RegionStore {
        ORDER BY n.network_id`,
       [region, month],
     );
-    return rows.map((r) => ({ networkId: r.network_id, applicationId: r.application_id, activeUsers: r.active_users }));
+    return rows.map((r) => ({
+      networkId: r.network_id,
+      applicationId: r.application_id,
+      activeUsers: r.active_users,
+    }));
   }
 
   /** Opens a regional session and answers its token; only the token's hash is kept. */
@@ -243,19 +255,39 @@ export class RegionStore {
     await this.query(
       `INSERT INTO region.sessions (token_hash, region, user_id, email, application_id, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [sha256(token), session.region, session.userId, session.email, session.applicationId, session.expiresAt],
+      [
+        sha256(token),
+        session.region,
+        session.userId,
+        session.email,
+        session.applicationId,
+        session.expiresAt,
+      ],
     );
     return token;
   }
 
   async session(region: RegionKey, token: string): Promise<RegionalSession | undefined> {
-    const { rows } = await this.query<{ user_id: string; email: string; application_id: string; expires_at: Date }>(
+    const { rows } = await this.query<{
+      user_id: string;
+      email: string;
+      application_id: string;
+      expires_at: Date;
+    }>(
       `SELECT user_id, email, application_id, expires_at FROM region.sessions
        WHERE token_hash = $1 AND region = $2 AND expires_at > $3`,
       [sha256(token), region, new Date()],
     );
     const row = rows[0];
-    return row && { region, userId: row.user_id, email: row.email, applicationId: row.application_id, expiresAt: row.expires_at };
+    return (
+      row && {
+        region,
+        userId: row.user_id,
+        email: row.email,
+        applicationId: row.application_id,
+        expiresAt: row.expires_at,
+      }
+    );
   }
 }
 
@@ -266,7 +298,9 @@ export type RegionStoreOptions =
   | { dataDir?: string };
 
 /** Opens the store and applies its tables (idempotent). */
-export async function openRegionStore(options: RegionStoreOptions = {}): Promise<{ store: RegionStore; close: () => Promise<void> }> {
+export async function openRegionStore(
+  options: RegionStoreOptions = {},
+): Promise<{ store: RegionStore; close: () => Promise<void> }> {
   if ('executor' in options) {
     const store = new RegionStore(options.executor);
     await store.migrate();

@@ -12,17 +12,29 @@ describe('regional admin API', () => {
     afterAll(async () => h.close());
 
     it('refuses calls without the admin token, or with a wrong one', async () => {
-      const none = await h.app.inject({ method: 'POST', url: '/regions/eu/admin/v1/networks', payload: { applicationId: 'a1', organizationId: 'o', name: 'A' } });
+      const none = await h.app.inject({
+        method: 'POST',
+        url: '/regions/eu/admin/v1/networks',
+        payload: { applicationId: 'a1', organizationId: 'o', name: 'A' },
+      });
       expect(none.statusCode).toBe(401);
       expect(none.json()).toMatchObject({ code: 'UNAUTHORIZED' });
-      const wrong = await h.app.inject({ method: 'GET', url: '/regions/eu/admin/v1/usage?month=2026-11', headers: { authorization: 'Bearer nope' } });
+      const wrong = await h.app.inject({
+        method: 'GET',
+        url: '/regions/eu/admin/v1/usage?month=2026-11',
+        headers: { authorization: 'Bearer nope' },
+      });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     });
 
     it('creates a network with an API key and console URL, idempotently per application', async () => {
       const first = await createNetwork(h.app, 'eu', 'app-1', 'Chat app');
-      expect(NetworkSchema.parse(first)).toMatchObject({ applicationId: 'app-1', name: 'Chat app', region: 'EU' });
+      expect(NetworkSchema.parse(first)).toMatchObject({
+        applicationId: 'app-1',
+        name: 'Chat app',
+        region: 'EU',
+      });
       expect(first.consoleUrl).toBe(`http://region.test/regions/eu/console/${first.networkId}`);
       const retried = await createNetwork(h.app, 'eu', 'app-1', 'Chat app');
       expect(retried.networkId).toBe(first.networkId);
@@ -35,7 +47,12 @@ describe('regional admin API', () => {
     });
 
     it('validates the create body', async () => {
-      const response = await h.app.inject({ method: 'POST', url: '/regions/sg/admin/v1/networks', headers: admin, payload: { applicationId: 'x' } });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/regions/sg/admin/v1/networks',
+        headers: admin,
+        payload: { applicationId: 'x' },
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
     });
@@ -43,19 +60,40 @@ describe('regional admin API', () => {
     it('renames, deactivates and reactivates', async () => {
       const network = await createNetwork(h.app, 'sg', 'app-2');
       const base = `/regions/sg/admin/v1/networks/${network.networkId}`;
-      const renamed = await h.app.inject({ method: 'PUT', url: base, headers: admin, payload: { name: 'Renamed' } });
+      const renamed = await h.app.inject({
+        method: 'PUT',
+        url: base,
+        headers: admin,
+        payload: { name: 'Renamed' },
+      });
       expect(renamed.json()).toMatchObject({ name: 'Renamed', status: 'active' });
       const deactivated = await h.app.inject({ method: 'POST', url: `${base}/deactivate`, headers: admin });
       expect(deactivated.json()).toMatchObject({ status: 'inactive' });
-      expect((await h.app.inject({ method: 'GET', url: base, headers: admin })).json()).toMatchObject({ status: 'inactive', name: 'Renamed' });
+      expect((await h.app.inject({ method: 'GET', url: base, headers: admin })).json()).toMatchObject({
+        status: 'inactive',
+        name: 'Renamed',
+      });
       const reactivated = await h.app.inject({ method: 'POST', url: `${base}/reactivate`, headers: admin });
       expect(reactivated.json()).toMatchObject({ status: 'active' });
     });
 
     it('answers 404 for a network of another region or none at all', async () => {
       const network = await createNetwork(h.app, 'sg', 'app-3');
-      expect((await h.app.inject({ method: 'GET', url: `/regions/eu/admin/v1/networks/${network.networkId}`, headers: admin })).statusCode).toBe(404);
-      const missing = await h.app.inject({ method: 'PUT', url: '/regions/sg/admin/v1/networks/net_missing', headers: admin, payload: { name: 'x' } });
+      expect(
+        (
+          await h.app.inject({
+            method: 'GET',
+            url: `/regions/eu/admin/v1/networks/${network.networkId}`,
+            headers: admin,
+          })
+        ).statusCode,
+      ).toBe(404);
+      const missing = await h.app.inject({
+        method: 'PUT',
+        url: '/regions/sg/admin/v1/networks/net_missing',
+        headers: admin,
+        payload: { name: 'x' },
+      });
       expect(missing.statusCode).toBe(404);
       expect(missing.json()).toMatchObject({ code: 'NETWORK_NOT_FOUND' });
     });
@@ -67,8 +105,12 @@ describe('regional admin API', () => {
     const network = await createNetwork(h.app, 'eu', 'app-slow');
     expect(network.status).toBe('provisioning');
     const url = `/regions/eu/admin/v1/networks/${network.networkId}`;
-    expect((await h.app.inject({ method: 'GET', url, headers: admin })).json()).toMatchObject({ status: 'provisioning' });
+    expect((await h.app.inject({ method: 'GET', url, headers: admin })).json()).toMatchObject({
+      status: 'provisioning',
+    });
     await new Promise((resolve) => setTimeout(resolve, 450));
-    expect((await h.app.inject({ method: 'GET', url, headers: admin })).json()).toMatchObject({ status: 'active' });
+    expect((await h.app.inject({ method: 'GET', url, headers: admin })).json()).toMatchObject({
+      status: 'active',
+    });
   });
 });

@@ -57,7 +57,10 @@ describe('regional browser API', () => {
 
     it('refuses a token from another issuer', async () => {
       h.portal.allow('alice', 'sso-ok');
-      const response = await sso('sso-ok', await h.portal.token('alice', { issuer: 'http://elsewhere.test' }));
+      const response = await sso(
+        'sso-ok',
+        await h.portal.token('alice', { issuer: 'http://elsewhere.test' }),
+      );
       expect(response.statusCode).toBe(401);
     });
 
@@ -82,7 +85,11 @@ describe('regional browser API', () => {
       const response = await h.app.inject({
         method: 'OPTIONS',
         url: '/regions/eu/api/v2/sso/portal?applicationId=x',
-        headers: { origin: h.portal.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+        headers: {
+          origin: h.portal.url,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization',
+        },
       });
       expect(response.statusCode).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe(h.portal.url);
@@ -90,10 +97,18 @@ describe('regional browser API', () => {
     });
 
     it('reflects the portal origin on ping and gives no CORS headers to another origin', async () => {
-      const ours = await h.app.inject({ method: 'GET', url: '/regions/sg/ping', headers: { origin: h.portal.url } });
+      const ours = await h.app.inject({
+        method: 'GET',
+        url: '/regions/sg/ping',
+        headers: { origin: h.portal.url },
+      });
       expect(ours.json()).toEqual({ region: 'SG', ok: true });
       expect(ours.headers['access-control-allow-origin']).toBe(h.portal.url);
-      const theirs = await h.app.inject({ method: 'GET', url: '/regions/sg/ping', headers: { origin: 'https://evil.example' } });
+      const theirs = await h.app.inject({
+        method: 'GET',
+        url: '/regions/sg/ping',
+        headers: { origin: 'https://evil.example' },
+      });
       // Without an allowed origin the browser hides the answer, whatever else the headers say.
       expect(theirs.headers['access-control-allow-origin']).toBeUndefined();
     });
@@ -105,13 +120,21 @@ describe('regional browser API', () => {
       h.portal.allow('carol', 'key-app');
       const stored = await h.store.networkByApplication('US', 'key-app');
       const cookie = await openSession(h, 'us', 'carol', 'key-app');
-      const withSession = await h.app.inject({ method: 'GET', url: '/regions/us/admin/v1/network/apikey', headers: { cookie } });
+      const withSession = await h.app.inject({
+        method: 'GET',
+        url: '/regions/us/admin/v1/network/apikey',
+        headers: { cookie },
+      });
       expect(withSession.statusCode).toBe(200);
       expect(withSession.json()).toEqual({ apiKey: stored?.apiKey });
       const without = await h.app.inject({ method: 'GET', url: '/regions/us/admin/v1/network/apikey' });
       expect(without.statusCode).toBe(401);
       // A session of one region is not a session of another.
-      const otherRegion = await h.app.inject({ method: 'GET', url: '/regions/eu/admin/v1/network/apikey', headers: { cookie: cookie.replace('region_session_us', 'region_session_eu') } });
+      const otherRegion = await h.app.inject({
+        method: 'GET',
+        url: '/regions/eu/admin/v1/network/apikey',
+        headers: { cookie: cookie.replace('region_session_us', 'region_session_eu') },
+      });
       expect(otherRegion.statusCode).toBe(401);
     });
 
@@ -121,10 +144,19 @@ describe('regional browser API', () => {
       h.portal.allow('dave', 'first-app');
       const cookie = await openSession(h, 'eu', 'dave', 'first-app');
       const url = `/regions/eu/network/first-activity?networkId=${network.networkId}`;
-      expect((await h.app.inject({ method: 'GET', url, headers: { cookie } })).json()).toEqual({ status: false });
-      const sdk = await h.app.inject({ method: 'POST', url: '/regions/eu/sdk/v1/sessions', headers: { 'x-api-key': stored?.apiKey ?? '' }, payload: { userId: 'u1' } });
+      expect((await h.app.inject({ method: 'GET', url, headers: { cookie } })).json()).toEqual({
+        status: false,
+      });
+      const sdk = await h.app.inject({
+        method: 'POST',
+        url: '/regions/eu/sdk/v1/sessions',
+        headers: { 'x-api-key': stored?.apiKey ?? '' },
+        payload: { userId: 'u1' },
+      });
       expect(sdk.statusCode).toBe(201);
-      expect((await h.app.inject({ method: 'GET', url, headers: { cookie } })).json()).toEqual({ status: true });
+      expect((await h.app.inject({ method: 'GET', url, headers: { cookie } })).json()).toEqual({
+        status: true,
+      });
       expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     });
 
@@ -133,7 +165,11 @@ describe('regional browser API', () => {
       await createNetwork(h.app, 'eu', 'mine');
       h.portal.allow('erin', 'mine');
       const cookie = await openSession(h, 'eu', 'erin', 'mine');
-      const response = await h.app.inject({ method: 'GET', url: `/regions/eu/network/first-activity?networkId=${other.networkId}`, headers: { cookie } });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: `/regions/eu/network/first-activity?networkId=${other.networkId}`,
+        headers: { cookie },
+      });
       expect(response.statusCode).toBe(404);
     });
 
@@ -141,13 +177,20 @@ describe('regional browser API', () => {
       const network = await createNetwork(h.app, 'sg', 'console-app', 'My <Chat> App');
       h.portal.allow('frank', 'console-app');
       const cookie = await openSession(h, 'sg', 'frank', 'console-app');
-      const page = await h.app.inject({ method: 'GET', url: `/regions/sg/console/${network.networkId}`, headers: { cookie } });
+      const page = await h.app.inject({
+        method: 'GET',
+        url: `/regions/sg/console/${network.networkId}`,
+        headers: { cookie },
+      });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.body).toContain('My &lt;Chat&gt; App');
       expect(page.body).toContain('Singapore');
       expect(page.body).toContain('>active<');
-      const anonymous = await h.app.inject({ method: 'GET', url: `/regions/sg/console/${network.networkId}` });
+      const anonymous = await h.app.inject({
+        method: 'GET',
+        url: `/regions/sg/console/${network.networkId}`,
+      });
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.body).toContain('Open the console from the portal');
     });

@@ -12,7 +12,9 @@ export interface Harness {
 }
 
 /** The three regions on an in-memory PGlite, trusting a portal stand-in listening on a real port. */
-export async function startRegions(options: { provisioningDelayMs?: number; publicBaseUrl?: string } = {}): Promise<Harness> {
+export async function startRegions(
+  options: { provisioningDelayMs?: number; publicBaseUrl?: string } = {},
+): Promise<Harness> {
   const portal = await new PortalStandIn().start();
   const { store, close: closeStore } = await openRegionStore();
   const app = await createRegionApp({
@@ -38,15 +40,28 @@ export async function startRegions(options: { provisioningDelayMs?: number; publ
 
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-export async function createNetwork(app: FastifyInstance, region: string, applicationId: string, name = `App ${applicationId}`) {
+export async function createNetwork(
+  app: FastifyInstance,
+  region: string,
+  applicationId: string,
+  name = `App ${applicationId}`,
+) {
   const response = await app.inject({
     method: 'POST',
     url: `/regions/${region}/admin/v1/networks`,
     headers: admin,
     payload: { applicationId, organizationId: 'org-1', name },
   });
-  if (response.statusCode !== 201) throw new Error(`create network answered ${response.statusCode}: ${response.body}`);
-  return response.json<{ networkId: string; applicationId: string; name: string; status: string; consoleUrl: string; region: string }>();
+  if (response.statusCode !== 201)
+    throw new Error(`create network answered ${response.statusCode}: ${response.body}`);
+  return response.json<{
+    networkId: string;
+    applicationId: string;
+    name: string;
+    status: string;
+    consoleUrl: string;
+    region: string;
+  }>();
 }
 
 /** Opens the regional session as the browser does and answers its cookie header value. */

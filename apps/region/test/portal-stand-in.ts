@@ -1,6 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, SignJWT, type CryptoKey, type JSONWebKeySet } from 'jose';
+import {
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  createLocalJWKSet,
+  SignJWT,
+  type CryptoKey,
+  type JSONWebKeySet,
+} from 'jose';
 
 /**
  * A real HTTP server playing the portal for the region: it serves a JWKS of a key generated
@@ -36,7 +44,10 @@ export class PortalStandIn {
   }
 
   /** An access token as the portal issues it; `key` lets a test sign with someone else's key. */
-  async token(userId: string, options: { expiresIn?: string | number; key?: CryptoKey; issuer?: string } = {}) {
+  async token(
+    userId: string,
+    options: { expiresIn?: string | number; key?: CryptoKey; issuer?: string } = {},
+  ) {
     return new SignJWT({ email: `${userId}@example.com`, sid: `sid-${userId}` })
       .setProtectedHeader({ alg: 'EdDSA', kid: 'portal-key' })
       .setSubject(userId)
@@ -58,13 +69,17 @@ export class PortalStandIn {
     const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
     let subject: string | undefined;
     try {
-      const { payload } = await jwtVerify(token, createLocalJWKSet(this.jwks), { issuer: this.url, audience: this.url });
+      const { payload } = await jwtVerify(token, createLocalJWKSet(this.jwks), {
+        issuer: this.url,
+        audience: this.url,
+      });
       subject = payload.sub;
     } catch {
       return send(401, { code: 'UNAUTHORIZED', message: 'bad token' });
     }
     const applicationId = decodeURIComponent(match[1]);
-    if (!subject || !this.visible.get(subject)?.has(applicationId)) return send(404, { code: 'NOT_FOUND', message: 'no such application' });
+    if (!subject || !this.visible.get(subject)?.has(applicationId))
+      return send(404, { code: 'NOT_FOUND', message: 'no such application' });
     return send(200, { applicationId });
   }
 }

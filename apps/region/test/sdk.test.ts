@@ -20,7 +20,12 @@ describe('SDK sessions and monthly active users', () => {
   afterAll(async () => h.close());
 
   const sdkSession = (region: string, apiKey: string, userId: string) =>
-    h.app.inject({ method: 'POST', url: `/regions/${region}/sdk/v1/sessions`, headers: { 'x-api-key': apiKey }, payload: { userId } });
+    h.app.inject({
+      method: 'POST',
+      url: `/regions/${region}/sdk/v1/sessions`,
+      headers: { 'x-api-key': apiKey },
+      payload: { userId },
+    });
 
   async function keyOf(region: 'SG' | 'EU' | 'US', networkId: string) {
     const network = await h.store.network(region, networkId);
@@ -32,25 +37,40 @@ describe('SDK sessions and monthly active users', () => {
     const network = await createNetwork(h.app, 'eu', 'sdk-ok');
     const response = await sdkSession('eu', await keyOf('EU', network.networkId), 'alice');
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ userId: 'alice', networkId: network.networkId, sessionId: expect.any(String) });
+    expect(response.json()).toMatchObject({
+      userId: 'alice',
+      networkId: network.networkId,
+      sessionId: expect.any(String),
+    });
   });
 
   it('refuses a wrong key, and a key of another region', async () => {
     const network = await createNetwork(h.app, 'sg', 'sdk-wrong');
     expect((await sdkSession('sg', 'rk_not-a-key', 'alice')).statusCode).toBe(401);
     expect((await sdkSession('us', await keyOf('SG', network.networkId), 'alice')).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'POST', url: '/regions/sg/sdk/v1/sessions', payload: { userId: 'a' } })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/regions/sg/sdk/v1/sessions', payload: { userId: 'a' } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('refuses an inactive network until it is reactivated', async () => {
     const network = await createNetwork(h.app, 'eu', 'sdk-inactive');
     const key = await keyOf('EU', network.networkId);
-    await h.app.inject({ method: 'POST', url: `/regions/eu/admin/v1/networks/${network.networkId}/deactivate`, headers: admin });
+    await h.app.inject({
+      method: 'POST',
+      url: `/regions/eu/admin/v1/networks/${network.networkId}/deactivate`,
+      headers: admin,
+    });
     const refused = await sdkSession('eu', key, 'alice');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'NETWORK_NOT_ACTIVE' });
     expect((await h.store.network('EU', network.networkId))?.firstActivityAt).toBeNull();
-    await h.app.inject({ method: 'POST', url: `/regions/eu/admin/v1/networks/${network.networkId}/reactivate`, headers: admin });
+    await h.app.inject({
+      method: 'POST',
+      url: `/regions/eu/admin/v1/networks/${network.networkId}/reactivate`,
+      headers: admin,
+    });
     expect((await sdkSession('eu', key, 'alice')).statusCode).toBe(201);
   });
 
@@ -61,7 +81,11 @@ describe('SDK sessions and monthly active users', () => {
     await sdkSession('us', key, 'alice');
     await sdkSession('us', key, 'alice');
     const usageOf = async () => {
-      const response = await h.app.inject({ method: 'GET', url: `/regions/us/admin/v1/usage?month=${thisMonth()}`, headers: admin });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: `/regions/us/admin/v1/usage?month=${thisMonth()}`,
+        headers: admin,
+      });
       expect(response.statusCode).toBe(200);
       return response.json<{ networkId: string; applicationId: string; activeUsers: number }[]>();
     };
@@ -73,9 +97,21 @@ describe('SDK sessions and monthly active users', () => {
     );
     await sdkSession('us', key, 'bob');
     expect((await usageOf()).find((u) => u.networkId === network.networkId)?.activeUsers).toBe(2);
-    const lastYear = await h.app.inject({ method: 'GET', url: '/regions/us/admin/v1/usage?month=2000-01', headers: admin });
-    expect(lastYear.json<{ networkId: string; activeUsers: number }[]>().find((u) => u.networkId === network.networkId)?.activeUsers).toBe(0);
-    const badMonth = await h.app.inject({ method: 'GET', url: '/regions/us/admin/v1/usage?month=2026', headers: admin });
+    const lastYear = await h.app.inject({
+      method: 'GET',
+      url: '/regions/us/admin/v1/usage?month=2000-01',
+      headers: admin,
+    });
+    expect(
+      lastYear
+        .json<{ networkId: string; activeUsers: number }[]>()
+        .find((u) => u.networkId === network.networkId)?.activeUsers,
+    ).toBe(0);
+    const badMonth = await h.app.inject({
+      method: 'GET',
+      url: '/regions/us/admin/v1/usage?month=2026',
+      headers: admin,
+    });
     expect(badMonth.statusCode).toBe(400);
   });
 });
@@ -86,7 +122,12 @@ describe('a network still provisioning', () => {
     onTestFinished(() => h.close());
     const network = await createNetwork(h.app, 'eu', 'sdk-provisioning');
     const key = (await h.store.network('EU', network.networkId))?.apiKey ?? '';
-    const response = await h.app.inject({ method: 'POST', url: '/regions/eu/sdk/v1/sessions', headers: { 'x-api-key': key }, payload: { userId: 'alice' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/regions/eu/sdk/v1/sessions',
+      headers: { 'x-api-key': key },
+      payload: { userId: 'alice' },
+    });
     expect(response.statusCode).toBe(403);
   });
 });
@@ -101,12 +142,18 @@ describe('the sample client (npm run sdk)', () => {
   afterAll(async () => h.close());
 
   const sdk = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, ['--import', 'tsx', 'apps/region/src/sdk-cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    run(process.execPath, ['--import', 'tsx', 'apps/region/src/sdk-cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
 
   it('makes a real SDK session call that turns first activity on', async () => {
     const network = await createNetwork(h.app, 'eu', 'cli-app');
     const key = (await h.store.network('EU', network.networkId))?.apiKey ?? '';
-    const { stdout } = await sdk(['ping', '--region', 'eu', '--api-key', key, '--user', 'alice', '--base-url', baseUrl], { REGION_EU_URL: '' });
+    const { stdout } = await sdk(
+      ['ping', '--region', 'eu', '--api-key', key, '--user', 'alice', '--base-url', baseUrl],
+      { REGION_EU_URL: '' },
+    );
     expect(stdout).toContain(`network ${network.networkId}`);
     expect(stdout).toContain('as alice');
     expect((await h.store.network('EU', network.networkId))?.firstActivityAt).toBeInstanceOf(Date);
@@ -115,14 +162,20 @@ describe('the sample client (npm run sdk)', () => {
   it('follows REGION_*_URL over the base URL', async () => {
     const network = await createNetwork(h.app, 'sg', 'cli-override');
     const key = (await h.store.network('SG', network.networkId))?.apiKey ?? '';
-    const { stdout } = await sdk(['ping', '--region', 'SG', '--api-key', key, '--user', 'bob', '--base-url', 'http://127.0.0.1:9'], {
-      REGION_SG_URL: `${baseUrl}/regions/sg`,
-    });
+    const { stdout } = await sdk(
+      ['ping', '--region', 'SG', '--api-key', key, '--user', 'bob', '--base-url', 'http://127.0.0.1:9'],
+      {
+        REGION_SG_URL: `${baseUrl}/regions/sg`,
+      },
+    );
     expect(stdout).toContain(network.networkId);
   });
 
   it('exits 1 with the error message for a wrong key', async () => {
-    const failure = await sdk(['ping', '--region', 'eu', '--api-key', 'rk_wrong', '--user', 'alice', '--base-url', baseUrl], { REGION_EU_URL: '' }).then(
+    const failure = await sdk(
+      ['ping', '--region', 'eu', '--api-key', 'rk_wrong', '--user', 'alice', '--base-url', baseUrl],
+      { REGION_EU_URL: '' },
+    ).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
@@ -136,7 +189,21 @@ describe('the standalone server (npm run region)', () => {
   it('hosts the chosen regions on its own port', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'apps/region/src/cli.ts', '--port', '0', '--regions', 'EU,US', '--data-dir', 'memory://', '--admin-token', 'standalone-token', '--provisioning-delay-ms', '0'],
+      [
+        '--import',
+        'tsx',
+        'apps/region/src/cli.ts',
+        '--port',
+        '0',
+        '--regions',
+        'EU,US',
+        '--data-dir',
+        'memory://',
+        '--admin-token',
+        'standalone-token',
+        '--provisioning-delay-ms',
+        '0',
+      ],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     onTestFinished(() => {
@@ -159,6 +226,10 @@ describe('the standalone server (npm run region)', () => {
       body: JSON.stringify({ applicationId: 'standalone-app', organizationId: 'org', name: 'Standalone' }),
     });
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ applicationId: 'standalone-app', status: 'active', region: 'EU' });
+    expect(await created.json()).toMatchObject({
+      applicationId: 'standalone-app',
+      status: 'active',
+      region: 'EU',
+    });
   });
 });

@@ -15,6 +15,9 @@ export const PROVISION_APPLICATION_QUEUE = 'provision-application';
 // application waits out a region outage of days without an operator.
 const PROVISIONING_RETRY_LIMIT = 100;
 const STATUS_POLL_INTERVAL_MS = 250;
+// pg-boss 10 runs one job at a time per worker; several workers keep one slow region (an attempt
+// may wait REGION_PROVISIONING_POLL_MS) from holding back applications in the others.
+const PROVISIONING_WORKERS = 4;
 
 interface ProvisionJob {
   applicationId: string;
@@ -78,9 +81,11 @@ export async function startProvisioning(boss: PgBoss, deps: ProvisioningDeps) {
     retryDelay: deps.retryDelaySeconds,
     retryBackoff: deps.retryDelaySeconds > 0,
   });
-  await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-    if (job) await provisionApplication(deps, job.data.applicationId);
-  });
+  for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {
+    await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (job) await provisionApplication(deps, job.data.applicationId);
+    });
+  }
   // An app whose enqueue failed (or whose server stopped in between) is picked up here.
   for (const applicationId of await listInitializingApplicationIds(deps.db)) {
     await enqueueProvisioning(boss, applicationId);

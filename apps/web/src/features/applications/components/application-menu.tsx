@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconDots, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationAction } from '../application-list';
 
@@ -29,6 +29,13 @@ interface ApplicationMenuProps {
 export function ApplicationMenu({ app, actions, onAction }: ApplicationMenuProps) {
   const { t } = useTranslation();
   const [used, setUsed] = useState(false);
+  const target = useRef<HTMLButtonElement>(null);
+  // The button is a new element once the Menu mounts, so the Menu's own focus return has nothing to
+  // go back to: focus is put on it when the Menu mounts and again when it closes.
+  const focusTarget = () => target.current?.focus();
+  useEffect(() => {
+    if (used) focusTarget();
+  }, [used]);
   const trigger = {
     variant: 'subtle',
     color: 'gray',
@@ -38,9 +45,9 @@ export function ApplicationMenu({ app, actions, onAction }: ApplicationMenuProps
 
   if (!used) return <ActionIcon {...trigger} aria-haspopup="menu" onClick={() => setUsed(true)} />;
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened>
+    <Menu position="bottom-end" withinPortal defaultOpened onClose={focusTarget}>
       <Menu.Target>
-        <ActionIcon {...trigger} />
+        <ActionIcon {...trigger} ref={target} />
       </Menu.Target>
       <Menu.Dropdown>
         {actions.map((action) => {

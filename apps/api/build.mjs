@@ -3,8 +3,11 @@ import { build } from 'esbuild';
 
 // Third-party packages stay external (installed in node_modules); the workspace's own TypeScript
 // packages (@portal/*) are bundled, since Node cannot import their .ts sources.
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@portal/'));
+const readPackage = (relative) => JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8'));
+const packages = [readPackage('./package.json'), readPackage('../region/package.json'), readPackage('../../packages/contracts/package.json')];
+const external = [
+  ...new Set(packages.flatMap((pkg) => Object.keys(pkg.dependencies ?? {})).filter((name) => !name.startsWith('@portal/'))),
+];
 
 await build({
   entryPoints: { server: 'src/server.ts' },

@@ -21,6 +21,7 @@ import { publicConfigRoutes } from './modules/public-config/public-config.routes
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
 import { createAuthenticate } from './plugins/authenticate.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +84,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
   await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
   await registerApplications(app, { config, database, authenticate });
+  await mountEmbeddedRegions(app, { config, database });
   if (config.nodeEnv !== 'production') {
     await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });
   }
@@ -102,7 +104,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    const isApi = pathname.startsWith('/api/') || pathname.startsWith('/dev/');
+    const isApi = ['/api/', '/dev/', '/regions/'].some((prefix) => pathname.startsWith(prefix));
     if (!isApi && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');

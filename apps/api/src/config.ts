@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RegionKey } from '@portal/contracts';
+import { REGION_KEYS, type RegionKey } from '@portal/contracts';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -83,6 +83,8 @@ export interface Config {
   logLevel: string;
   /** Each region's API base address, without a trailing slash. */
   regionUrls: Record<RegionKey, string>;
+  /** Regions without a REGION_*_URL: the portal hosts their emulator under /regions/{key}. */
+  embeddedRegions: RegionKey[];
   regionAdminToken: string | undefined;
   regionProvisioningPollMs: number;
   provisioningRetryDelaySeconds: number;
@@ -142,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       EU: regionUrl(e.REGION_EU_URL, 'eu'),
       US: regionUrl(e.REGION_US_URL, 'us'),
     },
+    embeddedRegions: REGION_KEYS.filter((key) => !e[`REGION_${key}_URL`]),
     regionAdminToken: e.REGION_ADMIN_TOKEN,
     regionProvisioningPollMs: e.REGION_PROVISIONING_POLL_MS,
     provisioningRetryDelaySeconds: e.PROVISIONING_RETRY_DELAY_SECONDS,

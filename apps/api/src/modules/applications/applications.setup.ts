@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { resolveDataDirSecret } from '../../auth/secret.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { createBoss } from '../../jobs/job-queue.ts';
 import { enqueueProvisioning, startProvisioning } from '../../jobs/provision-application.ts';
+import { regionAdminToken } from '../../regions/embedded-regions.ts';
 import { RegionClient } from '../../regions/region-client.ts';
 import { applicationsRoutes } from './applications.routes.ts';
 
@@ -23,7 +23,7 @@ export async function registerApplications(
   const { db } = database;
   const regions = new RegionClient({
     baseUrls: config.regionUrls,
-    adminToken: resolveDataDirSecret(config.regionAdminToken, config.dataDir, 'region-admin-token'),
+    adminToken: regionAdminToken(config),
   });
   const boss = createBoss(database, (error) => app.log.error({ err: error }, 'job queue error'));
   app.addHook('onReady', async () => {

@@ -50,6 +50,9 @@ export const RenameNetworkRequestSchema = z.object({ name: z.string().trim().min
 export const UsageQuerySchema = z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) });
 export const UsageResponseSchema = z.array(z.object({ networkId: z.string(), applicationId: z.string(), activeUsers: z.number().int() }));
 
+/** The regional SSO call also sets the regional session cookie. */
+export const RegionSsoResponseSchema = z.object({ ok: z.literal(true), networkId: z.string() });
+
 export const ApiKeyResponseSchema = z.object({ apiKey: z.string() });
 export const FirstActivityQuerySchema = z.object({ networkId: z.string().min(1) });
 /** `status` is true once an SDK session has been made with the network's API key. */

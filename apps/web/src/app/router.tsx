@@ -50,7 +50,7 @@ export const routes: RouteObject[] = [
         lazy: () => import('./routes/app-layout'),
         children: [
           page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', () => import('./routes/apps')),
-          page('create-app/:sub/:step?', 'CREATE_APPLICATION', 'page.createApp', placeholder),
+          page('create-app/:sub/:step?', 'CREATE_APPLICATION', 'page.createApp', () => import('./routes/create-app')),
           page('billing/:sub', 'VIEW_BILLING', 'page.billing', placeholder),
           page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', placeholder),
           page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),

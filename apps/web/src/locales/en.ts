@@ -232,6 +232,30 @@ const uiText = {
   'deactivateAppModal.success': '{{name}} has been deactivated.',
 
   'payment.backToBilling': 'Back to billing',
+
+  'createApp.step.select-implementation': 'Select implementation',
+  'createApp.step.setup-application': 'Set up application',
+  'createApp.step.finish-setup': 'Finish setup',
+  'createApp.step.troubleshooting': 'Troubleshooting',
+  'createApp.next': 'Next',
+  'createApp.previous': 'Previous',
+  'createApp.creating': 'Creating your application…',
+  'createApp.error.activationTimeout':
+    'Your application was created but is taking longer than expected to start. Find it in your applications list in a few minutes.',
+  'createApp.modules.title': 'Choose your modules',
+  'createApp.modules.text': 'Select the features your application offers. You can change them later.',
+  'createApp.module.chat': 'Chat',
+  'createApp.module.video': 'Video',
+  'createApp.module.product.text': 'Communities, feeds, posts and comments.',
+  'createApp.module.chat.text': 'One-to-one and group messaging.',
+  'createApp.module.video.text': 'Live streams and video calls.',
+  'createApp.plan.selected': 'Plan: {{plan}} ({{price}} per monthly active user)',
+  'createApp.plan.none': 'Select at least one module to choose a plan.',
+  'createApp.name.label': 'Application name',
+  'createApp.name.placeholder': 'My application',
+  'createApp.region.label': 'Server region',
+  'createApp.region.text': 'We picked the region closest to you. Data stays in the region you choose.',
+  'createApp.region.detecting': 'Finding the region closest to you…',
 } as const satisfies Record<string, string> & { [key in MessageKey]?: never };
 
 export const en = { ...messages, ...uiText };

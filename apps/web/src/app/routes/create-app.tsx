@@ -1,0 +1,1 @@
+export { CreateAppPage as Component } from '../../features/create-app/components/create-app-page';

@@ -1,0 +1,65 @@
+import {
+  ApiKeyResponseSchema,
+  FirstActivityResponseSchema,
+  PingResponseSchema,
+  PORTAL_SSO_IDENTIFIER,
+  REGION_PATHS,
+  RegionSsoResponseSchema,
+  type RegionKey,
+} from '@portal/contracts';
+import type { z } from 'zod';
+import { ApiError, NETWORK_ERROR } from '../../../lib/api-client';
+import { regionBaseUrl } from '../region';
+
+interface RegionRequest<T> {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+/**
+ * A call to a region's API from the browser. Credentials are included because the regional
+ * session is a cookie of the region, which may live on another origin than the portal.
+ */
+async function regionRequest<T>(region: RegionKey, path: string, options: RegionRequest<T>): Promise<T> {
+  const { method = 'GET', headers = {}, schema, signal } = options;
+  const url = `${regionBaseUrl(region)}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { method, signal, credentials: 'include', headers: { Accept: 'application/json', ...headers } });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError({ status: 0, code: NETWORK_ERROR, message: 'common.networkError', path: url });
+  }
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const message = typeof payload === 'object' && payload !== null && 'message' in payload ? String(payload.message) : 'common.anErrorOccurred';
+    throw new ApiError({ status: response.status, code: `HTTP_${response.status}`, message, path: url });
+  }
+  return schema.parse(payload);
+}
+
+export function pingRegion(region: RegionKey, signal: AbortSignal) {
+  return regionRequest(region, REGION_PATHS.ping, { schema: PingResponseSchema, signal });
+}
+
+/** Opens the regional session (a cookie) for the application with the portal's short-lived token. */
+export function signInToRegion(region: RegionKey, applicationId: string, token: string, signal?: AbortSignal) {
+  const path = `${REGION_PATHS.sso(PORTAL_SSO_IDENTIFIER)}?applicationId=${encodeURIComponent(applicationId)}`;
+  return regionRequest(region, path, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    schema: RegionSsoResponseSchema,
+    signal,
+  });
+}
+
+export function getApiKey(region: RegionKey, signal?: AbortSignal) {
+  return regionRequest(region, REGION_PATHS.apiKey, { schema: ApiKeyResponseSchema, signal });
+}
+
+export function getFirstActivity(region: RegionKey, networkId: string, signal?: AbortSignal) {
+  const path = `${REGION_PATHS.firstActivity}?networkId=${encodeURIComponent(networkId)}`;
+  return regionRequest(region, path, { schema: FirstActivityResponseSchema, signal });
+}

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import {
   findApplicationById,
   listInitializingApplicationIds,
+  markProvisioned,
   recordProvisioningAttempt,
   updateApplicationInState,
 } from '../modules/applications/applications.repository.ts';
@@ -64,8 +65,7 @@ export async function provisionApplication(deps: ProvisioningDeps, applicationId
       network = await regions.getNetwork(app.region, network.networkId);
     }
     if (network.status !== 'active') throw new Error(`network ${network.networkId} is still ${network.status}`);
-    await updateApplicationInState(db, app.id, 'initializing', { state: 'active' });
-    await recordProvisioningAttempt(db, app.id, null);
+    await markProvisioned(db, app.id);
   } catch (error) {
     await recordProvisioningAttempt(db, app.id, (error as Error).message);
     deps.log.warn({ applicationId, err: error }, 'provisioning attempt failed; it will be retried');

@@ -89,6 +89,18 @@ export async function updateApplicationInState(
   return row;
 }
 
+/** Marks a provisioned app active and counts the successful attempt in one statement, so no reader sees one without the other. */
+export async function markProvisioned(db: Db, applicationId: string) {
+  await db
+    .update(schema.application)
+    .set({
+      state: 'active',
+      provisioningAttempts: sql`${schema.application.provisioningAttempts} + 1`,
+      lastProvisioningError: null,
+    })
+    .where(and(eq(schema.application.id, applicationId), eq(schema.application.state, 'initializing')));
+}
+
 export async function recordProvisioningAttempt(db: Db, applicationId: string, error: string | null) {
   await db
     .update(schema.application)

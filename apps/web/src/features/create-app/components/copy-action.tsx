@@ -1,0 +1,29 @@
+import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+
+/** Copies a value and confirms it with a success toast (§2 setup application). */
+export function CopyAction({ value, label, disabled = false }: { value: string; label: string; disabled?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Tooltip label={label} withArrow>
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            aria-label={label}
+            disabled={disabled}
+            onClick={() => {
+              copy();
+              notifications.show({ color: 'green', message: t('createApp.copied') });
+            }}
+          >
+            {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}

@@ -1,0 +1,25 @@
+import { Button, Text, Title, type ButtonProps } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** The title and lead text each step opens with. */
+export function StepHeading({ title, text }: { title: string; text: string }) {
+  return (
+    <div>
+      <Title order={2} size="h4">
+        {title}
+      </Title>
+      <Text c="dimmed" size="sm">
+        {text}
+      </Text>
+    </div>
+  );
+}
+
+/** A button to a help or console page, opened in a new tab so the wizard keeps its place. */
+export function ExternalLinkButton({ href, children, ...props }: ButtonProps & { href: string; children: ReactNode }) {
+  return (
+    <Button component="a" href={href} target="_blank" rel="noopener noreferrer" {...props}>
+      {children}
+    </Button>
+  );
+}

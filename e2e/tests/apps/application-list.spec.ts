@@ -143,6 +143,8 @@ test.describe('application list', () => {
     const name = dialog.getByRole('textbox', { name: 'Application name' });
     const save = dialog.getByRole('button', { name: 'Save' });
     await expect(name).toHaveValue('Rename Me');
+    // The live counter follows the field.
+    await expect(dialog.getByText('9/64', { exact: true })).toBeVisible();
     await expect(save).toBeDisabled();
 
     // Typing past the maximum is blocked rather than reported.
@@ -151,6 +153,7 @@ test.describe('application list', () => {
     await expect(save).toBeDisabled();
     await name.pressSequentially('x'.repeat(70));
     await expect(name).toHaveValue('x'.repeat(64));
+    await expect(dialog.getByText('64/64', { exact: true })).toBeVisible();
 
     // Back to the unchanged name: nothing to save.
     await name.fill('Rename Me');

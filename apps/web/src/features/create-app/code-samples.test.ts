@@ -36,5 +36,7 @@ describe('codeSamples', () => {
 });
 
 it('builds the sample client command for the region and key', () => {
-  expect(sampleClientCommand('EU', apiKey)).toBe(`npm run sdk -- ping --region eu --api-key ${apiKey} --user alice`);
+  expect(sampleClientCommand('EU', apiKey, 'https://portal.example.com')).toBe(
+    `npm run sdk -- ping --region eu --api-key ${apiKey} --user alice --base-url https://portal.example.com`,
+  );
 });

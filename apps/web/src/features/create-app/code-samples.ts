@@ -116,7 +116,10 @@ export function codeSamples(platform: Platform, type: ProductType, { apiKey, reg
   }
 }
 
-/** The sample client command that makes a first SDK session, proving the integration works. */
-export function sampleClientCommand(region: RegionKey, apiKey: string): string {
-  return `npm run sdk -- ping --region ${region.toLowerCase()} --api-key ${apiKey} --user alice`;
+/**
+ * The sample client command that makes a first SDK session, proving the integration works. The
+ * portal's address is passed because the client otherwise assumes a portal on localhost:3000.
+ */
+export function sampleClientCommand(region: RegionKey, apiKey: string, portalOrigin: string): string {
+  return `npm run sdk -- ping --region ${region.toLowerCase()} --api-key ${apiKey} --user alice --base-url ${portalOrigin}`;
 }

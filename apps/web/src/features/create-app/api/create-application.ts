@@ -1,4 +1,5 @@
 import {
+  ACCESS_TOKEN_TTL_SECONDS,
   ApplicationSchema,
   type Application,
   type CreateApplicationRequest,
@@ -42,7 +43,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * §4 create flow: create the app, wait until its region has provisioned it, then open the
  * regional session the next steps need (API key, first activity) with a fresh portal token.
  */
-export async function createAndConnectApplication(request: CreateApplicationRequest): Promise<Application> {
+export async function createAndConnectApplication(request: CreateApplicationRequest) {
   const [created] = await apiRequest('/api/v1/applications', {
     method: 'POST',
     body: request,
@@ -55,7 +56,24 @@ export async function createAndConnectApplication(request: CreateApplicationRequ
     await wait(POLL_INTERVAL_MS);
     application = await getApplication(application.applicationId);
   }
-  const { token } = await apiRequest('/api/auth/token', { schema: TokenResponseSchema });
-  await signInToRegion(application.region, application.applicationId, token);
-  return application;
+  const session = await openRegionalSession(application);
+  return { application, session };
 }
+
+/** The regional session (a cookie of the region) for the app, opened with a fresh portal token. */
+async function openRegionalSession({ region, applicationId }: Application) {
+  const { token } = await apiRequest('/api/auth/token', { schema: TokenResponseSchema });
+  return signInToRegion(region, applicationId, token);
+}
+
+/**
+ * The regional session the later steps need. The create step seeds it; a reload in another
+ * browser session, or one after the session ended, opens it again. It lasts as long as the
+ * one-hour portal token, so it is renewed a little before that.
+ */
+export const regionalSessionQueryOptions = (application: Application) =>
+  queryOptions({
+    queryKey: ['regional-session', application.region, application.applicationId],
+    queryFn: () => openRegionalSession(application),
+    staleTime: (ACCESS_TOKEN_TTL_SECONDS - 5 * 60) * 1000,
+  });

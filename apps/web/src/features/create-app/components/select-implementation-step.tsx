@@ -9,7 +9,7 @@ import { AppNameInput } from '../../../components/app-name-input';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
-import { createAndConnectApplication } from '../api/create-application';
+import { createAndConnectApplication, regionalSessionQueryOptions } from '../api/create-application';
 import { pingRegion } from '../api/region-api';
 import { wizardErrorMessage } from '../error-message';
 import { MODULES, planForModules, toggleModule, type Module } from '../plan';
@@ -43,8 +43,9 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
 
   const create = useMutation({
     mutationFn: createAndConnectApplication,
-    onSuccess: (application) => {
+    onSuccess: ({ application, session }) => {
       void client.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY });
+      client.setQueryData(regionalSessionQueryOptions(application).queryKey, session);
       const state: WizardState = { application };
       const query = new URLSearchParams({ applicationId: application.applicationId });
       void navigate(`/create-app/${encodeURIComponent(sub)}/setup-application?${query}`, { state });

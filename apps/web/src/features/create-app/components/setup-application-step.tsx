@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { usePublicConfig } from '../../../lib/public-config';
+import { regionalSessionQueryOptions } from '../api/create-application';
 import { getApiKey } from '../api/region-api';
 import { PLATFORMS, PRODUCT_TYPES, codeSamples, type Platform, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
@@ -23,14 +24,17 @@ const PLATFORM_LABELS: Record<Platform, string> = {
 
 const isProductType = (value: string | null): value is ProductType => PRODUCT_TYPES.some((type) => type === value);
 
-/** The application's API key, read from its region with the session the create step opened. */
+/** The application's API key, read from its region once the regional session is open. */
 export function useApiKey(application: Application) {
-  return useQuery({
+  const session = useQuery(regionalSessionQueryOptions(application));
+  const apiKey = useQuery({
     queryKey: ['region-api-key', application.region, application.applicationId],
     queryFn: ({ signal }) => getApiKey(application.region, signal),
     select: (data) => data.apiKey,
     staleTime: Infinity,
+    enabled: session.isSuccess,
   });
+  return { ...apiKey, isError: apiKey.isError || session.isError, sessionReady: session.isSuccess };
 }
 
 /** §2 setup application: install and initialise the UI kit or SDK with the app's key and region. */

@@ -19,7 +19,7 @@ export function SuccessModal({ opened, application, sub }: { opened: boolean; ap
         {application.consoleUrl && (
           <Text size="sm">
             {t('createApp.success.console')}{' '}
-            <Anchor href={application.consoleUrl} target="_blank" rel="noopener noreferrer">
+            <Anchor href={application.consoleUrl} target="_blank" rel="noopener noreferrer" style={{ wordBreak: 'break-all' }}>
               {application.consoleUrl}
             </Anchor>
           </Text>

@@ -81,7 +81,7 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
         <Alert color="blue" icon={<IconInfoCircle aria-hidden />} role="status">
           <Text size="sm">{t('createApp.trouble.noActivity')}</Text>
           <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-            {sampleClientCommand(application.region, apiKey.data ?? t('createApp.loadingValue'))}
+            {sampleClientCommand(application.region, apiKey.data ?? t('createApp.loadingValue'), window.location.origin)}
           </Code>
         </Alert>
       )}
@@ -103,7 +103,7 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
           <Button variant="subtle" component={Link} to={`/apps/${encodeURIComponent(sub)}`}>
             {t('createApp.trouble.skip')}
           </Button>
-          <Button loading={check.isPending} disabled={!application.networkId} onClick={() => check.mutate()}>
+          <Button loading={check.isPending} disabled={!application.networkId || !apiKey.sessionReady} onClick={() => check.mutate()}>
             {t('createApp.trouble.check')}
           </Button>
         </Group>

@@ -12,7 +12,7 @@ export function regionBaseUrl(key: RegionKey): string {
 export type RegionPinger = (key: RegionKey, signal: AbortSignal) => Promise<unknown>;
 
 /** How long the wizard waits for any region before settling on the default. */
-export const CLOSEST_REGION_TIMEOUT_MS = 3_000;
+const CLOSEST_REGION_TIMEOUT_MS = 3_000;
 
 /**
  * The region whose ping answers first, taken as the closest to the user. When none answers

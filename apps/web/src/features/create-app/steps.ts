@@ -5,7 +5,7 @@ export type CreateAppStep = (typeof CREATE_APP_STEPS)[number];
 /** Troubleshooting is reached on demand, so the progress indicator only shows the first three. */
 export const PROGRESS_STEPS: readonly CreateAppStep[] = CREATE_APP_STEPS.slice(0, 3);
 
-export const FIRST_STEP: CreateAppStep = 'select-implementation';
+const FIRST_STEP: CreateAppStep = 'select-implementation';
 
 /** The step named in the URL, or null when it is missing or unknown (the page then goes to the first step). */
 export function resolveStep(step: string | undefined): CreateAppStep | null {

@@ -15,7 +15,7 @@ const CreatedListSchema = z.tuple([ApplicationSchema], ApplicationSchema);
 
 const TokenResponseSchema = z.object({ token: z.string() });
 
-export const POLL_INTERVAL_MS = 1_000;
+const POLL_INTERVAL_MS = 1_000;
 export const ACTIVATION_TIMEOUT_MS = 60_000;
 
 /** The app was created but its region did not finish provisioning it in time. */

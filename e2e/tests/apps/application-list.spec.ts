@@ -273,6 +273,26 @@ test.describe('application list', () => {
     await expect(page.getByText('SDK Sample').first()).toBeVisible();
   });
 
+  test("a card's Go to console opens the console in a new tab with a regional session of its own", async ({
+    page,
+    users,
+    baseURL,
+  }) => {
+    const { app } = await adminWithOneApp(page, users, baseURL!, 'apps-console', {
+      name: 'Console Card',
+      plan: 'basic',
+      region: 'SG',
+    });
+    // No regional session exists yet: the button must open one before the console loads.
+    await page.goto('/apps/asc');
+    const [consoleTab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: 'Go to console' }).click(),
+    ]);
+    await expect(consoleTab).toHaveURL(app.consoleUrl!);
+    await expect(consoleTab.getByRole('heading', { name: 'Console Card' })).toBeVisible();
+  });
+
   test('the server refuses what the list hides: no session, another organisation, invalid bodies', async ({
     page,
     users,

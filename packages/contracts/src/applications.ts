@@ -52,8 +52,11 @@ export const ApplicationSchema = z.object({
 });
 export type Application = z.infer<typeof ApplicationSchema>;
 
+/** The most applications one list call answers; the list page asks for all of them. */
+export const APPLICATION_LIST_MAX_LIMIT = 10_000;
+
 export const ListApplicationsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_APP_QUERY_LIMIT),
+  limit: z.coerce.number().int().min(1).max(APPLICATION_LIST_MAX_LIMIT).default(DEFAULT_APP_QUERY_LIMIT),
 });
 export const ListApplicationsResponseSchema = z.object({
   data: z.array(ApplicationSchema),

@@ -17,6 +17,7 @@ interface ApplicationCardProps {
   showPlan: boolean;
   permissions: readonly Permission[];
   onAction: (action: ApplicationAction, app: Application) => void;
+  onOpenConsole: (app: Application & { consoleUrl: string }) => void;
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -36,6 +37,7 @@ export const ApplicationCard = memo(function ApplicationCard({
   showPlan,
   permissions,
   onAction,
+  onOpenConsole,
 }: ApplicationCardProps) {
   const { t } = useTranslation();
   const actions = applicationActions(app.state, permissions);
@@ -105,23 +107,15 @@ export const ApplicationCard = memo(function ApplicationCard({
         </Field>
       </Stack>
 
-      {consoleUrl ? (
-        <Button
-          component="a"
-          href={consoleUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          variant="light"
-          mt="lg"
-          rightSection={<IconExternalLink size={16} aria-hidden />}
-        >
-          {t('apps.card.console')}
-        </Button>
-      ) : (
-        <Button variant="light" mt="lg" disabled rightSection={<IconExternalLink size={16} aria-hidden />}>
-          {t('apps.card.console')}
-        </Button>
-      )}
+      <Button
+        variant="light"
+        mt="lg"
+        disabled={!consoleUrl}
+        onClick={consoleUrl ? () => onOpenConsole({ ...app, consoleUrl }) : undefined}
+        rightSection={<IconExternalLink size={16} aria-hidden />}
+      >
+        {t('apps.card.console')}
+      </Button>
     </Card>
   );
 });

@@ -11,13 +11,14 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { uiPermissions, type Application, type PlanKey, type RegionKey } from '@portal/contracts';
+import { APPLICATION_LIST_MAX_LIMIT, uiPermissions, type Application, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
+import { openConsole } from '../../../lib/regions/regional-session';
 import { useApplications } from '../api/list-applications';
 import { useReactivateApplication } from '../api/reactivate-application';
 import {
@@ -44,8 +45,9 @@ export function ApplicationsPage() {
   const { sub = 'asc' } = useParams();
   const account = useSignedInAccount();
   const permissions = uiPermissions(account.permissions);
-  // The API refuses a limit below 1; an organisation without room still sees its apps.
-  const list = useApplications(Math.max(1, account.applicationLimit));
+  // Deactivated apps do not count against applicationLimit, so an organisation can hold more
+  // apps than its limit: the page asks for all of them, or none could be found to reactivate.
+  const list = useApplications(APPLICATION_LIST_MAX_LIMIT);
   const { mutate: reactivate } = useReactivateApplication();
 
   const [search, setSearch] = useState('');
@@ -66,6 +68,15 @@ export function ApplicationsPage() {
   const pages = pageCount(filtered.length);
   const currentPage = Math.min(page, pages);
   const visible = pageOf(filtered, currentPage);
+
+  const onOpenConsole = useCallback(
+    (app: Application & { consoleUrl: string }) => {
+      openConsole(app).catch((error: unknown) =>
+        notifications.show({ color: 'red', message: translate(error instanceof Error ? error.message : 'common.anErrorOccurred') }),
+      );
+    },
+    [],
+  );
 
   const onAction = useCallback(
     (action: ApplicationAction, app: Application) => {
@@ -168,6 +179,7 @@ export function ApplicationsPage() {
                   showPlan={showsPlan(account.contractType)}
                   permissions={permissions}
                   onAction={onAction}
+                  onOpenConsole={onOpenConsole}
                 />
               ))}
             </SimpleGrid>

@@ -1,19 +1,15 @@
 import {
-  ACCESS_TOKEN_TTL_SECONDS,
   ApplicationSchema,
-  type Application,
   type CreateApplicationRequest,
 } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client';
 import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
-import { signInToRegion } from './region-api';
+import { openRegionalSession } from '../../../lib/regions/regional-session';
 
 /** The create call's list (§7) read as a tuple, so its first item is typed as present. */
 const CreatedListSchema = z.tuple([ApplicationSchema], ApplicationSchema);
-
-const TokenResponseSchema = z.object({ token: z.string() });
 
 const POLL_INTERVAL_MS = 1_000;
 export const ACTIVATION_TIMEOUT_MS = 60_000;
@@ -60,20 +56,4 @@ export async function createAndConnectApplication(request: CreateApplicationRequ
   return { application, session };
 }
 
-/** The regional session (a cookie of the region) for the app, opened with a fresh portal token. */
-async function openRegionalSession({ region, applicationId }: Application) {
-  const { token } = await apiRequest('/api/auth/token', { schema: TokenResponseSchema });
-  return signInToRegion(region, applicationId, token);
-}
 
-/**
- * The regional session the later steps need. The create step seeds it; a reload in another
- * browser session, or one after the session ended, opens it again. It lasts as long as the
- * one-hour portal token, so it is renewed a little before that.
- */
-export const regionalSessionQueryOptions = (application: Application) =>
-  queryOptions({
-    queryKey: ['regional-session', application.region, application.applicationId],
-    queryFn: () => openRegionalSession(application),
-    staleTime: (ACCESS_TOKEN_TTL_SECONDS - 5 * 60) * 1000,
-  });

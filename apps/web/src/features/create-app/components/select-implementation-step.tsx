@@ -9,11 +9,12 @@ import { AppNameInput } from '../../../components/app-name-input';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
-import { createAndConnectApplication, regionalSessionQueryOptions } from '../api/create-application';
-import { pingRegion } from '../api/region-api';
+import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';
+import { createAndConnectApplication } from '../api/create-application';
+import { pingRegion } from '../../../lib/regions/region-api';
 import { wizardErrorMessage } from '../error-message';
 import { MODULES, planForModules, toggleModule, type Module } from '../plan';
-import { closestRegion } from '../region';
+import { closestRegion } from '../../../lib/regions/region';
 import type { WizardState } from '../wizard-state';
 import { ProcessingOverlay } from './processing-overlay';
 

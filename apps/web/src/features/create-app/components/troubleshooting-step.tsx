@@ -8,7 +8,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import { StepHeading } from './step-parts';
-import { getFirstActivity } from '../api/region-api';
+import { getFirstActivity } from '../../../lib/regions/region-api';
 import { sampleClientCommand, type ProductType } from '../code-samples';
 import { wizardErrorMessage } from '../error-message';
 import type { WizardState } from '../wizard-state';

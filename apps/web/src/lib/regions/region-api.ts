@@ -8,8 +8,8 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import type { z } from 'zod';
-import { ApiError, NETWORK_ERROR } from '../../../lib/api-client';
-import { regionBaseUrl } from '../region';
+import { ApiError, NETWORK_ERROR } from '../api-client';
+import { regionBaseUrl } from './region';
 
 interface RegionRequest<T> {
   method?: 'GET' | 'POST';

@@ -30,7 +30,7 @@ test('the wizard creates an app, shows its API key, and the integration check tu
   });
 
   const apiKey = await test.step('the API key arrives and is embedded in the code samples', async () => {
-    const key = page.getByText(/^rk_[A-Za-z0-9]+$/).first();
+    const key = page.getByText(/^rk_[\w-]+$/).first();
     await expect(key).toBeVisible({ timeout: 30_000 });
     const value = (await key.textContent())?.trim() ?? '';
     await expect(page.getByText(value, { exact: false }).nth(1)).toBeVisible();

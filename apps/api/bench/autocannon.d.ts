@@ -10,6 +10,7 @@ declare module 'autocannon' {
   export interface Histogram {
     average: number;
     p50: number;
+    p97_5: number;
     p99: number;
     max: number;
   }

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -14,6 +14,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/api/test/**/*.test.ts'],
+          // *.postgres.test.ts need a PostgreSQL server: they join the suite when TEST_DATABASE_URL names one.
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['apps/api/test/**/*.postgres.test.ts'])],
           environment: 'node',
           // Each file builds the app on its own fresh database; a few files at a time fit 2 cores.
           maxWorkers: 2,

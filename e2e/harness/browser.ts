@@ -14,10 +14,3 @@ export const CHROMIUM_ARGS = [
 ];
 
 export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
-
-/** REQUIRE_BROWSER_TESTS=1 (CI) turns a missing browser into a failure instead of a skipped run. */
-export const browserRequired = process.env.REQUIRE_BROWSER_TESTS === '1';
-
-export const MISSING_BROWSER_MESSAGE =
-  `Chromium was not found at ${CHROMIUM_PATH}: the browser tests are skipped. ` +
-  'Install it (apt-get install chromium) or set CHROMIUM_PATH; set REQUIRE_BROWSER_TESTS=1 to make this an error.';

@@ -181,13 +181,21 @@ describe('applications', () => {
   });
 
   describe('application scopes', () => {
+    async function limitMemberTo(memberId: string, applicationIds: string[]) {
+      await t.database.db.update(schema.member).set({ allApplications: false }).where(eq(schema.member.id, memberId));
+      if (applicationIds.length === 0) return;
+      await t.database.db
+        .insert(schema.memberApplicationScope)
+        .values(applicationIds.map((applicationId) => ({ memberId, applicationId })));
+    }
+
     it('limits a scoped developer to the scoped application; others answer 404', async () => {
       const scoped = await createApp(owner, { name: 'Scoped' });
       const hidden = await createApp(owner, { name: 'Hidden' });
       await waitForState(owner, scoped.applicationId, 'active');
       await waitForState(owner, hidden.applicationId, 'active');
       const { cookie, memberId } = await joinOrganization(t, 'scoped-dev@apps.example.com', organizationId, 'portal.developer');
-      await t.database.db.insert(schema.memberApplicationScope).values({ memberId, applicationId: scoped.applicationId });
+      await limitMemberTo(memberId, [scoped.applicationId]);
 
       const list = (await t.app.inject(jsonRequest('GET', BASE, undefined, cookie))).json() as ListApplicationsResponse;
       expect(list.data.map((a) => a.applicationId)).toEqual([scoped.applicationId]);
@@ -202,9 +210,16 @@ describe('applications', () => {
     it('does not limit an admin even when scope rows exist for them', async () => {
       const only = await createApp(owner, { name: 'Only one' });
       const { cookie, memberId } = await joinOrganization(t, 'scoped-admin@apps.example.com', organizationId, 'portal.admin');
-      await t.database.db.insert(schema.memberApplicationScope).values({ memberId, applicationId: only.applicationId });
+      await limitMemberTo(memberId, [only.applicationId]);
       const list = (await t.app.inject(jsonRequest('GET', `${BASE}?limit=1000`, undefined, cookie))).json() as ListApplicationsResponse;
       expect(list.total).toBeGreaterThan(1);
+    });
+
+    it('shows nothing to a member limited to selected applications when none remain', async () => {
+      const { cookie, memberId } = await joinOrganization(t, 'empty-scope@apps.example.com', organizationId, 'portal.moderator');
+      await limitMemberTo(memberId, []);
+      const list = (await t.app.inject(jsonRequest('GET', BASE, undefined, cookie))).json() as ListApplicationsResponse;
+      expect(list).toEqual({ data: [], total: 0 });
     });
   });
 

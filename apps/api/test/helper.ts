@@ -188,3 +188,47 @@ export async function joinOrganization(testApp: TestApp, email: string, organiza
     .where(eq(schema.member.id, memberId));
   return { cookie, memberId };
 }
+
+/** The code of the invitation link in a mail (`/invitation-signup?code=…`). */
+export function invitationCodeFromMail(text: string): string {
+  const match = text.match(/\/invitation-signup\?code=([A-Za-z0-9_-]+)/);
+  if (!match?.[1]) throw new Error('no invitation link in mail');
+  return match[1];
+}
+
+/** Invites an address with the owner's session, as the invite form does; answers the HTTP response. */
+export function invite(app: FastifyInstance, cookie: string, emails: string[], roleId: string, applicationScopes: string[] | null = null) {
+  return app.inject(jsonRequest('POST', '/api/v1/invitations', { emails, roleIds: [roleId], applicationScopes }, cookie));
+}
+
+/**
+ * A member who joined through the real invitation flow: invited by `ownerCookie`, code read from the
+ * mailed link, verified and confirmed. Answers the new member's session cookie and member id.
+ */
+export async function joinByInvitation(
+  app: FastifyInstance,
+  ownerCookie: string,
+  email: string,
+  roleId: string,
+  applicationScopes: string[] | null = null,
+) {
+  const invited = await invite(app, ownerCookie, [email], roleId, applicationScopes);
+  if (invited.statusCode !== 201) throw new Error(`invitation failed: ${invited.body}`);
+  const mail = await latestMail(app, email.toLowerCase());
+  if (!mail) throw new Error(`no invitation mail to ${email}`);
+  const code = invitationCodeFromMail(mail.text);
+  const verified = await app.inject(jsonRequest('POST', '/api/invitations/verify', { code }));
+  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  const { invitationId } = verified.json() as { invitationId: string };
+  const confirmed = await app.inject(
+    jsonRequest('POST', `/api/invitations/${invitationId}/confirm`, {
+      displayName: email.split('@')[0],
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+      code,
+    }),
+  );
+  if (confirmed.statusCode !== 201) throw new Error(`confirm failed: ${confirmed.body}`);
+  const { member } = confirmed.json() as { member: { id: string } };
+  return { cookie: cookieHeader(confirmed.headers['set-cookie']), memberId: member.id };
+}

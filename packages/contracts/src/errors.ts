@@ -18,6 +18,20 @@ export const ERROR_DEFINITIONS = {
   APPLICATION_NOT_DEACTIVATED: { status: 409, message: 'errors.applicationNotDeactivated' },
   CONFIRM_NAME_MISMATCH: { status: 400, message: 'errors.confirmNameMismatch' },
   REGION_UNAVAILABLE: { status: 503, message: 'errors.regionUnavailable' },
+  INVITATION_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.limitExceeded' },
+  INVITATION_PENDING_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.pendingLimit' },
+  INVITATION_EMAIL_ALREADY_EXISTS: { status: 409, message: 'invitation.error.emailAlreadyInvited' },
+  MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG: { status: 409, message: 'invitation.error.memberInThisOrg' },
+  MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG: { status: 409, message: 'invitation.error.memberInOtherOrg' },
+  INVITATION_CODE_INVALID: { status: 404, message: 'invitation.error.invalid' },
+  INVITATION_CODE_EXPIRED: { status: 410, message: 'invitation.error.expired' },
+  INVITATION_NOT_OPEN: { status: 409, message: 'invitation.error.notOpen' },
+  SSO_ENFORCED: { status: 403, message: 'invitation.error.ssoEnforced' },
+  INVALID_PASSWORD: { status: 400, message: 'errors.invalidPassword' },
+  PASSWORD_NOT_SET: { status: 409, message: 'errors.passwordNotSet' },
+  ROLE_NOT_ASSIGNABLE: { status: 403, message: 'errors.roleNotAssignable' },
+  MEMBER_NOT_EDITABLE: { status: 403, message: 'errors.memberNotEditable' },
+  CANNOT_REMOVE_SELF: { status: 409, message: 'errors.cannotRemoveSelf' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

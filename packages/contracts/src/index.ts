@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './account.ts';
 export * from './applications.ts';
 export * from './region.ts';
+export * from './members.ts';

@@ -79,6 +79,31 @@ export const messages = {
   'errors.applicationNotDeactivated': 'Only deactivated applications can be reactivated.',
   'errors.confirmNameMismatch': 'Type the application name exactly to confirm.',
   'errors.regionUnavailable': 'The application region is not reachable right now. Please try again later.',
+  'validation.displayName.required': 'Please enter display name',
+  'validation.currentPassword.required': 'Please enter your current password.',
+  'validation.role.required': 'Please enter a role.',
+  'validation.applicationScopes.required': 'Please select at least one application.',
+  'validation.invitationEmails.tooMany': 'You can invite at most 20 people at once.',
+  'changePassword.mismatch': 'Password mismatch. Please try again.',
+
+  'invitation.error.invalid': 'This invitation link is not valid or was already used.',
+  'invitation.error.expired': 'The invitation link has expired',
+  'invitation.error.limitExceeded':
+    'Member limit reached. You have reached the {{limit}}-member limit in your organization. But you can still remove or replace them.',
+  'invitation.error.emailAlreadyInvited': '{{email}} are already been invited. Please use a different email.',
+  'invitation.error.memberInThisOrg': '{{email}} is already in the organization.',
+  'invitation.error.memberInOtherOrg': '{{email}} is already associated with another organization.',
+  'invitation.error.pendingLimit':
+    'Your organization already has 50 pending invitations. Cancel some before inviting more people.',
+  'invitation.error.ssoEnforced': 'Your organization signs in with single sign-on, so invitations are turned off.',
+  'invitation.error.notOpen': 'This invitation is no longer pending.',
+
+  'errors.invalidPassword': 'Invalid current password. Please try again.',
+  'errors.passwordNotSet': 'This account signs in through an identity provider and has no password to change.',
+  'errors.roleNotAssignable': 'You cannot give this role.',
+  'errors.memberNotEditable': 'You cannot change or remove this member.',
+  'errors.cannotRemoveSelf': 'You cannot remove yourself from the organization.',
+  'errors.unknownApplication': 'One of the selected applications does not exist.',
   'errors.unknownCountry': 'Unknown country code.',
   'errors.unknownState': 'Unknown state for this country.',
 } as const;
@@ -87,6 +112,13 @@ export type MessageKey = keyof typeof messages;
 
 export function isMessageKey(value: string): value is MessageKey {
   return Object.prototype.hasOwnProperty.call(messages, value);
+}
+
+/** The English text of a key with its {{placeholders}} filled in (as i18next does in the web app). */
+export function formatMessage(messageKey: MessageKey, values: Record<string, string | number>): string {
+  return messages[messageKey].replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
 }
 
 /** The English text of a key, or the value itself when it is not a known key. */

@@ -28,6 +28,18 @@ export const OTP_TTL_SECONDS = 60 * 60;
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes): ~20 ms per verify here.
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/** The portal's password hash (argon2id), used by sign-up, reset, invitations and password changes alike. */
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, ARGON2_OPTIONS);
+}
+
+export function verifyPassword(hash: string, password: string): Promise<boolean> {
+  return argon2Verify(hash, password);
+}
+
+/** better-auth's provider id for email-and-password accounts. */
+export const CREDENTIAL_PROVIDER_ID = 'credential';
+
 /** The rules of the forms behind these endpoints, held on the server exactly as in the forms. */
 const FORM_SCHEMAS: Record<string, z.ZodType> = {
   '/sign-up/email': SignUpRequestSchema.extend({
@@ -101,8 +113,8 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       password: {
-        hash: (password) => argon2Hash(password, ARGON2_OPTIONS),
-        verify: ({ hash, password }) => argon2Verify(hash, password),
+        hash: hashPassword,
+        verify: ({ hash, password }) => verifyPassword(hash, password),
       },
       onExistingUserSignUp: async ({ user }) => {
         await sendMail({

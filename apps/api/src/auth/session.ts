@@ -12,6 +12,7 @@ const MEMBER_COLUMNS = {
   organizationId: schema.member.organizationId,
   displayName: schema.member.displayName,
   roleId: schema.member.roleId,
+  allApplications: schema.member.allApplications,
   lastLoginAt: schema.member.lastLoginAt,
 };
 const {

@@ -128,6 +128,8 @@ export const member = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     displayName: text('display_name').notNull(),
     roleId: text('role_id').notNull(),
+    // False when the member is limited to the applications in member_application_scope.
+    allApplications: boolean('all_applications').notNull().default(true),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     ...timestamps,
   },
@@ -191,7 +193,7 @@ export const application = pgTable(
   (t) => [index('application_organization_created_idx').on(t.organizationId, t.createdAt)],
 );
 
-/** The applications a scoped member may see; a member without rows sees all of them. */
+/** The applications a member whose allApplications is false may see. */
 export const memberApplicationScope = pgTable(
   'member_application_scope',
   {
@@ -203,4 +205,35 @@ export const memberApplicationScope = pgTable(
       .references(() => application.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.applicationId] })],
+);
+
+/**
+ * An invitation to join an organisation. Only a hash of its code is kept; resending replaces the
+ * code. applicationIds null means access to all applications.
+ */
+export const invitation = pgTable(
+  'invitation',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    roleId: text('role_id').notNull(),
+    applicationIds: text('application_ids').array(),
+    codeHash: text('code_hash').notNull().unique(),
+    status: text('status', { enum: ['pending', 'resent', 'cancelled', 'confirmed'] })
+      .notNull()
+      .default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    invitedByMemberId: text('invited_by_member_id').references(() => member.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('invitation_organization_status_idx').on(t.organizationId, t.status),
+    // One open invitation per address and organisation.
+    uniqueIndex('invitation_open_email_idx')
+      .on(t.organizationId, t.email)
+      .where(sql`${t.status} IN ('pending', 'resent')`),
+  ],
 );

@@ -56,3 +56,29 @@ export function passwordResetMail(input: CodeMailInput): OutgoingMail {
     ignore: 'If you did not ask for this, you can ignore this message; your password stays the same.',
   });
 }
+
+export interface InvitationMailInput {
+  to: string;
+  portalName: string;
+  organizationName: string;
+  inviterName: string;
+  roleName: string;
+  link: string;
+  expiresInDays: number;
+}
+
+/** The invitation: a link to /invitation-signup carrying the code; the code itself is never shown alone. */
+export function invitationMail(input: InvitationMailInput): OutgoingMail {
+  const { portalName, organizationName, inviterName, roleName, link, expiresInDays } = input;
+  const intro = `${inviterName} invited you to join ${organizationName} on the ${portalName} as ${roleName}.`;
+  const expiry = `The invitation expires in ${expiresInDays} days. If you did not expect it, you can ignore this message.`;
+  const text = [portalName, '', intro, '', `Accept the invitation: ${link}`, '', expiry].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Accept the invitation</a></p>
+<p style="color:#495057;font-size:13px">${escapeHtml(expiry)}</p>
+</body></html>`;
+  return { to: input.to, subject: `You are invited to join ${organizationName} on the ${portalName}`, text, html };
+}

@@ -39,6 +39,13 @@ export async function getMembership(db: Db, user: SessionUser): Promise<Membersh
   return created;
 }
 
+/** The caller's membership for an organisation endpoint; a user without one has no role, hence no permission. */
+export async function requireMembership(db: Db, user: SessionUser): Promise<Membership> {
+  const membership = user.membership ?? (await findMembershipByUserId(db, user.userId));
+  if (!membership) throw new AppError('FORBIDDEN');
+  return membership;
+}
+
 export function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
   const roleIds = [member.roleId as RoleId];
   return {

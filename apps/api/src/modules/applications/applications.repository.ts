@@ -5,18 +5,20 @@ import * as schema from '../../db/schema.ts';
 
 export type ApplicationRow = typeof schema.application.$inferSelect;
 
-/** The application ids a member is limited to, or undefined when the member sees all of them. */
-export async function findMemberScope(db: Db, memberId: string): Promise<string[] | undefined> {
+/** The application ids a member limited to selected applications may see (possibly none). */
+export async function findMemberScope(db: Db, memberId: string): Promise<string[]> {
   const rows = await db
     .select({ applicationId: schema.memberApplicationScope.applicationId })
     .from(schema.memberApplicationScope)
     .where(eq(schema.memberApplicationScope.memberId, memberId));
-  return rows.length > 0 ? rows.map((row) => row.applicationId) : undefined;
+  return rows.map((row) => row.applicationId);
 }
 
 function visibleTo(organizationId: string, scope: string[] | undefined) {
   const inOrganization = eq(schema.application.organizationId, organizationId);
-  return scope ? and(inOrganization, inArray(schema.application.id, scope)) : inOrganization;
+  if (!scope) return inOrganization;
+  // An empty scope sees nothing (inArray with no values is not valid SQL on every driver).
+  return scope.length > 0 ? and(inOrganization, inArray(schema.application.id, scope)) : sql`false`;
 }
 
 export async function listApplications(db: Db, organizationId: string, scope: string[] | undefined, limit: number) {

@@ -1,7 +1,7 @@
 import {
   COUNTED_APPLICATION_STATES,
   CORE_PLAN_LABEL_FROM,
-  SCOPABLE_ROLES,
+  isScopableRole,
   type Application,
   type CreateApplicationRequest,
   type Permission,
@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
-import { findMembershipByUserId } from '../accounts/accounts.repository.ts';
+import { requireMembership } from '../accounts/accounts.service.ts';
 import {
   findApplication,
   findMemberScope,
@@ -41,12 +41,11 @@ interface Caller {
 }
 
 async function callerWith(db: Db, user: SessionUser, permission: Permission): Promise<Caller> {
-  const membership = user.membership ?? (await findMembershipByUserId(db, user.userId));
-  // A user without an organisation has no role, hence no permission.
-  if (!membership) throw new AppError('FORBIDDEN');
+  const membership = await requireMembership(db, user);
   assertPermission(membership.member.roleId, permission);
-  const scopable = (SCOPABLE_ROLES as readonly string[]).includes(membership.member.roleId);
-  return { membership, scope: scopable ? await findMemberScope(db, membership.member.id) : undefined };
+  const { member } = membership;
+  const limited = isScopableRole(member.roleId) && !member.allApplications;
+  return { membership, scope: limited ? await findMemberScope(db, member.id) : undefined };
 }
 
 export function planName(row: Pick<ApplicationRow, 'plan' | 'createdAt'>, contractType: string, productName: string) {

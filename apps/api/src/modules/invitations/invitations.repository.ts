@@ -1,0 +1,106 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { OPEN_INVITATION_STATUSES } from '@portal/contracts';
+import type { Db, Tx } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+
+export type InvitationRow = typeof schema.invitation.$inferSelect;
+
+const isOpen = inArray(schema.invitation.status, [...OPEN_INVITATION_STATUSES]);
+
+export async function listOpenInvitations(db: Db, organizationId: string, limit: number) {
+  const where = and(eq(schema.invitation.organizationId, organizationId), isOpen);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(schema.invitation)
+      .where(where)
+      .orderBy(desc(schema.invitation.createdAt), desc(schema.invitation.id))
+      .limit(limit),
+    db.select({ total: count() }).from(schema.invitation).where(where),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+export async function findInvitation(db: Db | Tx, organizationId: string, invitationId: string) {
+  const [row] = await db
+    .select()
+    .from(schema.invitation)
+    .where(and(eq(schema.invitation.organizationId, organizationId), eq(schema.invitation.id, invitationId)))
+    .limit(1);
+  return row;
+}
+
+/** An invitation and its organisation's name by the hash of its code. */
+export async function findInvitationByCodeHash(db: Db | Tx, codeHash: string) {
+  const [row] = await db
+    .select({ invitation: schema.invitation, organizationName: schema.organization.name })
+    .from(schema.invitation)
+    .innerJoin(schema.organization, eq(schema.organization.id, schema.invitation.organizationId))
+    .where(eq(schema.invitation.codeHash, codeHash))
+    .limit(1);
+  return row;
+}
+
+/** Locks the invitation row until the transaction ends: one confirmation wins, a second sees it confirmed. */
+export async function lockInvitation(tx: Tx, invitationId: string) {
+  const [row] = await tx
+    .select()
+    .from(schema.invitation)
+    .where(eq(schema.invitation.id, invitationId))
+    .for('update')
+    .limit(1);
+  return row;
+}
+
+/**
+ * Locks the organisation row for the rest of the transaction, so concurrent invitations are
+ * counted one after the other, and counts its members and open invitations.
+ */
+export async function lockOrganizationAndCountSeats(tx: Tx, organizationId: string) {
+  await tx.execute(sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`);
+  const [[members], [open]] = await Promise.all([
+    tx.select({ total: count() }).from(schema.member).where(eq(schema.member.organizationId, organizationId)),
+    tx
+      .select({ total: count() })
+      .from(schema.invitation)
+      .where(and(eq(schema.invitation.organizationId, organizationId), isOpen)),
+  ]);
+  return { members: members?.total ?? 0, openInvitations: open?.total ?? 0 };
+}
+
+/** Which of the addresses already have a portal user, and the organisation each one belongs to. */
+export async function findUsersByEmail(db: Db | Tx, emails: readonly string[]) {
+  if (emails.length === 0) return [];
+  return db
+    .select({ email: schema.user.email, organizationId: schema.member.organizationId })
+    .from(schema.user)
+    .leftJoin(schema.member, eq(schema.member.userId, schema.user.id))
+    .where(inArray(sql`lower(${schema.user.email})`, [...emails]));
+}
+
+export async function findOpenInvitationEmails(db: Db | Tx, organizationId: string, emails: readonly string[]) {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .select({ email: schema.invitation.email })
+    .from(schema.invitation)
+    .where(and(eq(schema.invitation.organizationId, organizationId), isOpen, inArray(schema.invitation.email, [...emails])));
+  return rows.map((row) => row.email);
+}
+
+export async function insertInvitations(tx: Tx, rows: (typeof schema.invitation.$inferInsert)[]) {
+  return tx.insert(schema.invitation).values(rows).returning();
+}
+
+/** Changes an invitation only while it is still open; undefined when it was confirmed or cancelled meanwhile. */
+export async function updateOpenInvitation(
+  db: Db | Tx,
+  invitationId: string,
+  values: Partial<Pick<InvitationRow, 'status' | 'codeHash' | 'expiresAt'>>,
+) {
+  const [row] = await db
+    .update(schema.invitation)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(schema.invitation.id, invitationId), isOpen))
+    .returning();
+  return row;
+}

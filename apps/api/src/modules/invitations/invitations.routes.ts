@@ -1,0 +1,88 @@
+import {
+  ConfirmInvitationRequestSchema,
+  ConfirmInvitationResponseSchema,
+  CreateInvitationsRequestSchema,
+  CreateInvitationsResponseSchema,
+  InvitationIdParamsSchema,
+  InvitationSchema,
+  ListInvitationsQuerySchema,
+  ListInvitationsResponseSchema,
+  VerifyInvitationRequestSchema,
+  VerifyInvitationResponseSchema,
+} from '@portal/contracts';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Auth } from '../../auth/auth.ts';
+import { AppError } from '../../errors.ts';
+import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { invitationsService, type InvitationsDeps } from './invitations.service.ts';
+
+/** /api/v1/invitations: the organisation's open invitations, for members who may see or send them. */
+export function invitationsRoutes(deps: InvitationsDeps & { authenticate: preHandlerHookHandler }) {
+  const service = invitationsService(deps);
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.addHook('onRequest', deps.authenticate);
+
+    r.get(
+      '/',
+      { schema: { querystring: ListInvitationsQuerySchema, response: { 200: ListInvitationsResponseSchema } } },
+      async (request) => service.list(requireSessionUser(request), request.query.limit),
+    );
+
+    r.post(
+      '/',
+      { schema: { body: CreateInvitationsRequestSchema, response: { 201: CreateInvitationsResponseSchema } } },
+      async (request, reply) => reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
+    );
+
+    r.delete('/:invitationId', { schema: { params: InvitationIdParamsSchema } }, async (request, reply) => {
+      await service.cancel(requireSessionUser(request), request.params.invitationId);
+      return reply.status(204).send();
+    });
+
+    r.post(
+      '/:invitationId/resend',
+      { schema: { params: InvitationIdParamsSchema, response: { 200: InvitationSchema } } },
+      async (request) => service.resend(requireSessionUser(request), request.params.invitationId),
+    );
+  };
+}
+
+/**
+ * /api/invitations: the invitee's side, before they have an account. The code in the mailed link
+ * is the credential; confirming creates the account and signs the invitee in.
+ */
+export function publicInvitationsRoutes(deps: InvitationsDeps & { auth: Auth }) {
+  const service = invitationsService(deps);
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/verify',
+      { schema: { body: VerifyInvitationRequestSchema, response: { 200: VerifyInvitationResponseSchema } } },
+      async (request) => service.verify(request.body.code),
+    );
+
+    r.post(
+      '/:invitationId/confirm',
+      {
+        schema: {
+          params: InvitationIdParamsSchema,
+          body: ConfirmInvitationRequestSchema,
+          response: { 201: ConfirmInvitationResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const joined = await service.confirm(request.params.invitationId, request.body);
+        const signIn = await deps.auth.api.signInEmail({
+          body: { email: joined.email, password: request.body.password },
+          asResponse: true,
+        });
+        if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
+        reply.header('set-cookie', signIn.headers.getSetCookie());
+        return reply.status(201).send({ member: joined.member });
+      },
+    );
+  };
+}

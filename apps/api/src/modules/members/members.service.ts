@@ -1,0 +1,197 @@
+import {
+  ROLE_IDS,
+  ROLE_NAMES,
+  SUPER_ADMIN_ROLE,
+  assignableRoles,
+  isScopableRole,
+  type ApplicationScope,
+  type ApplicationState,
+  type ChangePasswordRequest,
+  type Member,
+  type Role,
+  type RoleId,
+  type UpdateMemberRequest,
+} from '@portal/contracts';
+import { hashPassword, verifyPassword } from '../../auth/auth.ts';
+import type { Membership, SessionUser } from '../../auth/session.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { AppError, validationError } from '../../errors.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
+import { getMembership, requireMembership } from '../accounts/accounts.service.ts';
+import {
+  deleteMemberUser,
+  findMember,
+  findOrganizationApplications,
+  findPasswordHash,
+  listMembers,
+  renameMember,
+  replacePassword,
+  scopesOfMembers,
+  updateMember,
+  type MemberRow,
+} from './members.repository.ts';
+
+/** Applications a member may be limited to: any the organisation still has. */
+const SCOPABLE_APPLICATION_STATES: readonly ApplicationState[] = [
+  'active',
+  'initializing',
+  'temporary_inactive',
+  'inactive',
+  'deactivated',
+];
+
+export function listRoles(limit: number): { results: Role[]; total: number } {
+  const roles = ROLE_IDS.map((id) => ({ id, name: ROLE_NAMES[id] }));
+  return { results: roles.slice(0, limit), total: roles.length };
+}
+
+export function toMember(row: MemberRow, scopes: ApplicationScope[] | undefined): Member {
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    email: row.email,
+    roles: [{ id: row.roleId as RoleId }],
+    applicationScopes: row.allApplications ? null : (scopes ?? []),
+    lastLogin: row.lastLoginAt?.getTime() ?? 0,
+    hasPassword: row.hasPassword,
+  };
+}
+
+async function presentMembers(db: Db, rows: MemberRow[]): Promise<Member[]> {
+  const scopes = await scopesOfMembers(
+    db,
+    rows.filter((row) => !row.allApplications).map((row) => row.id),
+  );
+  return rows.map((row) => toMember(row, scopes.get(row.id)));
+}
+
+async function presentMember(db: Db, row: MemberRow): Promise<Member> {
+  const [member] = await presentMembers(db, [row]);
+  if (!member) throw new AppError('INTERNAL_ERROR');
+  return member;
+}
+
+/**
+ * The §2 row rules held on the server: nobody but the super-admin touches the super-admin, and a
+ * member who shares a role with the caller is out of the caller's reach.
+ */
+export function assertMayManage(caller: Membership, target: Pick<MemberRow, 'roleId'>) {
+  if (target.roleId === SUPER_ADMIN_ROLE || target.roleId === caller.member.roleId) {
+    throw new AppError('MEMBER_NOT_EDITABLE');
+  }
+}
+
+/** A role the caller may grant: never super-admin, never one the caller holds. */
+export function assertAssignable(caller: Membership, roleId: string): asserts roleId is RoleId {
+  if (!(assignableRoles([caller.member.roleId]) as readonly string[]).includes(roleId)) {
+    throw new AppError('ROLE_NOT_ASSIGNABLE', { field: 'roleIds' });
+  }
+}
+
+/**
+ * The applications a scoped role is limited to: null (all) for roles that cannot be limited or
+ * when none are given; otherwise each id must be one of the organisation's applications in `states`.
+ */
+export async function resolveApplicationScope(
+  db: Db | Tx,
+  organizationId: string,
+  roleId: string,
+  requested: readonly string[] | null | undefined,
+  states: readonly ApplicationState[],
+): Promise<string[] | null> {
+  if (!isScopableRole(roleId) || !requested) return null;
+  const unique = [...new Set(requested)];
+  const found = await findOrganizationApplications(db, organizationId, unique, states);
+  if (found.length !== unique.length) {
+    throw validationError([{ path: ['applicationScopes'], message: 'errors.unknownApplication' }]);
+  }
+  return unique;
+}
+
+/** A member of the organisation as the API shows it. */
+export async function memberById(db: Db, organizationId: string, memberId: string): Promise<Member> {
+  const row = await findMember(db, organizationId, memberId);
+  if (!row) throw new AppError('NOT_FOUND');
+  return presentMember(db, row);
+}
+
+async function memberOfOrganization(db: Db, caller: Membership, memberId: string): Promise<MemberRow> {
+  const row = await findMember(db, caller.organization.id, memberId);
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+export function membersService(db: Db) {
+  return {
+    async list(user: SessionUser, limit: number) {
+      const caller = await requireMembership(db, user);
+      assertPermission(caller.member.roleId, 'VIEW_MEMBER');
+      const { rows, total } = await listMembers(db, caller.organization.id, limit);
+      return { results: await presentMembers(db, rows), total };
+    },
+
+    async me(user: SessionUser) {
+      const caller = await getMembership(db, user);
+      return presentMember(db, await memberOfOrganization(db, caller, caller.member.id));
+    },
+
+    async get(user: SessionUser, memberId: string) {
+      const caller = await requireMembership(db, user);
+      if (memberId !== caller.member.id) assertPermission(caller.member.roleId, 'VIEW_MEMBER');
+      return presentMember(db, await memberOfOrganization(db, caller, memberId));
+    },
+
+    /** Editing oneself changes the display name only; others need EDIT_MEMBER and the row rules. */
+    async update(user: SessionUser, memberId: string, body: UpdateMemberRequest) {
+      const caller = await requireMembership(db, user);
+      if (memberId === caller.member.id) {
+        await renameMember(db, memberId, body.displayName);
+        return presentMember(db, await memberOfOrganization(db, caller, memberId));
+      }
+      assertPermission(caller.member.roleId, 'EDIT_MEMBER');
+      const target = await memberOfOrganization(db, caller, memberId);
+      assertMayManage(caller, target);
+      const roleId = body.roleIds?.[0] ?? target.roleId;
+      assertAssignable(caller, roleId);
+      const requestedScope =
+        body.applicationScopes === undefined
+          ? target.allApplications
+            ? null
+            : ((await scopesOfMembers(db, [target.id])).get(target.id) ?? []).map((scope) => scope.id)
+          : body.applicationScopes;
+      const applicationIds = await resolveApplicationScope(
+        db,
+        caller.organization.id,
+        roleId,
+        requestedScope,
+        SCOPABLE_APPLICATION_STATES,
+      );
+      await updateMember(db, memberId, { displayName: body.displayName, roleId, applicationIds });
+      return presentMember(db, await memberOfOrganization(db, caller, memberId));
+    },
+
+    async remove(user: SessionUser, memberId: string) {
+      const caller = await requireMembership(db, user);
+      assertPermission(caller.member.roleId, 'DELETE_MEMBER');
+      const target = await memberOfOrganization(db, caller, memberId);
+      if (target.id === caller.member.id) throw new AppError('CANNOT_REMOVE_SELF');
+      assertMayManage(caller, target);
+      await deleteMemberUser(db, target.userId);
+    },
+
+    /** Only one's own password; the other sessions end, the one that changed it stays signed in. */
+    async changePassword(user: SessionUser, memberId: string, body: ChangePasswordRequest) {
+      const caller = await requireMembership(db, user);
+      if (memberId !== caller.member.id) {
+        await memberOfOrganization(db, caller, memberId);
+        throw new AppError('FORBIDDEN');
+      }
+      const currentHash = await findPasswordHash(db, user.userId);
+      if (!currentHash) throw new AppError('PASSWORD_NOT_SET');
+      if (!(await verifyPassword(currentHash, body.currentPassword))) {
+        throw new AppError('INVALID_PASSWORD', { field: 'currentPassword' });
+      }
+      await replacePassword(db, user.userId, await hashPassword(body.newPassword), user.sessionId);
+    },
+  };
+}

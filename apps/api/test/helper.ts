@@ -174,8 +174,9 @@ export async function setUpOrganization(app: FastifyInstance, email: string) {
 }
 
 /**
- * A signed-in member of another user's organisation with the given role. Invitations do not
- * exist yet, so the new user's own membership is moved into that organisation in the database.
+ * A signed-in member of another user's organisation with the given role, for tests that are not
+ * about joining: the new user's own membership is moved into that organisation in the database,
+ * without the member limit or mail. joinByInvitation joins the real way.
  */
 export async function joinOrganization(testApp: TestApp, email: string, organizationId: string, roleId: string) {
   const cookie = await signUpVerifiedUser(testApp.app, email);

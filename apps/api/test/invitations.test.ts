@@ -1,6 +1,7 @@
 import type { Invitation, ListInvitationsResponse, Member } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isUniqueViolation } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import {
   STRONG_PASSWORD,
@@ -182,6 +183,18 @@ describe('invitations', () => {
     const { invitationId } = (await verify(code)).json() as { invitationId: string };
     await setUpOrganization(t.app, 'racer@invite.example.com');
     expectApiError(await confirm(invitationId, code), 409, 'MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG');
+  });
+});
+
+describe('isUniqueViolation', () => {
+  it('recognises a duplicate key through the driver and Drizzle, and nothing else', async () => {
+    const row = { id: 'dup-user', name: 'Dup', email: 'dup-user@unique.example.com', emailVerified: true };
+    await t.database.db.insert(schema.user).values(row);
+    const duplicate = await t.database.db.insert(schema.user).values({ ...row, id: 'dup-user-2' }).catch((error: unknown) => error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    const otherFailure = await t.database.db.insert(schema.member).values({ id: 'm', organizationId: 'missing', userId: 'missing', displayName: 'x', roleId: 'portal.admin' }).catch((error: unknown) => error);
+    expect(otherFailure).toBeInstanceOf(Error);
+    expect(isUniqueViolation(otherFailure)).toBe(false);
   });
 });
 

@@ -76,3 +76,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     throw error;
   }
 }
+
+/** True for PostgreSQL's unique_violation (23505), on either driver, however Drizzle wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -16,7 +16,7 @@ import {
 } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID, hashPassword } from '../../auth/auth.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
-import type { Db } from '../../db/client.ts';
+import { isUniqueViolation, type Db } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -247,7 +247,7 @@ export function invitationsService(deps: InvitationsDeps) {
       const passwordHash = await hashPassword(body.password);
       const userId = crypto.randomUUID();
       const memberId = crypto.randomUUID();
-      await db.transaction(async (tx) => {
+      const joined = db.transaction(async (tx) => {
         const locked = await lockInvitation(tx, invitationId);
         if (!locked || locked.codeHash !== invitation.codeHash || !isOpen(locked)) {
           throw new AppError('INVITATION_CODE_INVALID');
@@ -285,6 +285,13 @@ export function invitationsService(deps: InvitationsDeps) {
         }
         await updateOpenInvitation(tx, invitationId, { status: 'confirmed' });
       });
+      try {
+        await joined;
+      } catch (error) {
+        // Someone signed up with the address between the check and the insert.
+        if (isUniqueViolation(error)) throw emailTakenError(invitation.email, null, invitation.organizationId);
+        throw error;
+      }
       return { email: invitation.email, member: await memberById(db, invitation.organizationId, memberId) };
     },
   };

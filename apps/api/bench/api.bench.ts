@@ -8,57 +8,46 @@
  * loop) then drives GET /api/health and GET /api/v1/accounts/me with the session cookie, and
  * sequential sign-ins give the sign-in latency. Exits 1 when a target is missed.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Result } from 'autocannon';
-import { buildApp } from '../src/app.ts';
-import { openDatabase, type Database } from '../src/db/client.ts';
-import { testConfig } from '../test/fixtures.ts';
-import { createScratchDatabase } from '../test/scratch-database.ts';
-import { CONNECTIONS, DURATION_SECONDS, client, load, percentile, signedInOwner } from './bench-support.ts';
+import {
+  CONNECTIONS,
+  DURATION_SECONDS,
+  client,
+  load,
+  percentile,
+  sequentialMs,
+  signedInOwner,
+  withFreshPortal,
+  type DatabaseKind,
+} from './bench-support.ts';
 
 const SIGN_INS = 30;
 const TARGETS = { meShareOfHealthOnPostgres: 0.25, meRequestsPerSecondOnPglite: 1000, signInP50Ms: 100 };
 
 interface Measurement {
-  database: 'PGlite' | 'PostgreSQL';
+  database: DatabaseKind;
   health: Result;
   me: Result;
   signInMs: number[];
 }
 
-async function measure(label: Measurement['database'], open: (dataDir: string) => Promise<Database>): Promise<Measurement> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-  const config = testConfig(dataDir);
-  const database = await open(dataDir);
-  const app = await buildApp({ config, database });
-  try {
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    console.error(`${label}: portal on ${base}, signing up one user`);
+async function measure(serverUrl: string | undefined): Promise<Measurement> {
+  return withFreshPortal(serverUrl, async ({ databaseKind, base }) => {
+    console.error(`${databaseKind}: portal on ${base}, signing up one user`);
     const email = 'bench@acme.io';
     const cookie = await signedInOwner(base, email);
 
-    console.error(`${label}: GET /api/health for ${DURATION_SECONDS} s`);
+    console.error(`${databaseKind}: GET /api/health for ${DURATION_SECONDS} s`);
     const health = await load(`${base}/api/health`);
-    console.error(`${label}: GET /api/v1/accounts/me for ${DURATION_SECONDS} s`);
+    console.error(`${databaseKind}: GET /api/v1/accounts/me for ${DURATION_SECONDS} s`);
     const me = await load(`${base}/api/v1/accounts/me`, { cookie });
 
-    console.error(`${label}: ${SIGN_INS} sequential sign-ins`);
+    console.error(`${databaseKind}: ${SIGN_INS} sequential sign-ins`);
     const { signIn } = client(base);
-    for (let i = 0; i < 3; i += 1) await signIn(email);
-    const signInMs: number[] = [];
-    for (let i = 0; i < SIGN_INS; i += 1) {
-      const started = performance.now();
-      await signIn(email);
-      signInMs.push(performance.now() - started);
-    }
-    return { database: label, health, me, signInMs };
-  } finally {
-    await app.close();
-    await database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+    const signInMs = await sequentialMs(SIGN_INS, 3, () => signIn(email));
+    return { database: databaseKind, health, me, signInMs };
+  });
 }
 
 function report(measurements: Measurement[], loadBefore: number) {
@@ -108,16 +97,9 @@ async function main() {
   // Other work on the machine skews every figure; the report states the load it started from.
   const loadBefore = os.loadavg()[0] ?? 0;
   if (loadBefore > 0.5) console.error(`warning: load average is ${loadBefore.toFixed(2)}; figures will be low`);
-  const measurements = [await measure('PGlite', (dataDir) => openDatabase({ databaseUrl: undefined, dataDir }))];
+  const measurements = [await measure(undefined)];
   const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) {
-    const scratch = await createScratchDatabase(serverUrl, 'portal_bench');
-    try {
-      measurements.push(await measure('PostgreSQL', () => openDatabase({ databaseUrl: scratch.url, dataDir: 'memory://' })));
-    } finally {
-      await scratch.drop();
-    }
-  }
+  if (serverUrl) measurements.push(await measure(serverUrl));
   report(measurements, loadBefore);
 }
 

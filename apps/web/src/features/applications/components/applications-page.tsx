@@ -94,13 +94,21 @@ export function ApplicationsPage() {
     [reactivate, t],
   );
 
-  // Any change of search or filter starts again from the first page.
-  const filterChange =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
+  // Any change of search or filter starts again from the first page. Made once, so the toolbar's
+  // filters see the same callbacks on every keystroke and skip re-rendering.
+  const toolbarCallbacks = useMemo(() => {
+    const filterChange =
+      <T,>(set: (value: T) => void) =>
+      (value: T) => {
+        set(value);
+        setPage(1);
+      };
+    return {
+      onSearchChange: filterChange(setSearch),
+      onPlansChange: filterChange(setPlans),
+      onRegionsChange: filterChange(setRegions),
     };
+  }, []);
 
   return (
     <Stack gap="lg">
@@ -157,14 +165,7 @@ export function ApplicationsPage() {
 
       {apps.length > 0 && (
         <>
-          <ApplicationsToolbar
-            search={search}
-            plans={plans}
-            regions={regions}
-            onSearchChange={filterChange(setSearch)}
-            onPlansChange={filterChange(setPlans)}
-            onRegionsChange={filterChange(setRegions)}
-          />
+          <ApplicationsToolbar search={search} plans={plans} regions={regions} {...toolbarCallbacks} />
           <Text size="sm" c="dimmed" role="status">
             {t('apps.results', { count: filtered.length })}
           </Text>

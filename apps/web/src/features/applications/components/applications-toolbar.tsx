@@ -1,6 +1,7 @@
 import { Group, MultiSelect, TextInput } from '@mantine/core';
 import { PLAN_KEYS, REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconSearch } from '@tabler/icons-react';
+import { memo, useMemo, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface ApplicationsToolbarProps {
@@ -19,8 +20,12 @@ interface FilterSelectProps<T extends string> {
   onChange: (value: T[]) => void;
 }
 
-/** Several values may be chosen; none chosen means any. */
-function FilterSelect<T extends string>({ label, options, value, onChange }: FilterSelectProps<T>) {
+/**
+ * Several values may be chosen; none chosen means any. Memoised (with stable options and
+ * callbacks from the toolbar and the page): a search keystroke re-renders the toolbar twice (the
+ * field, then the filtered grid), and each MultiSelect is a combobox with a popover.
+ */
+const FilterSelect = memo(function FilterSelect<T extends string>({ label, options, value, onChange }: FilterSelectProps<T>) {
   const { t } = useTranslation();
   return (
     <MultiSelect
@@ -37,13 +42,14 @@ function FilterSelect<T extends string>({ label, options, value, onChange }: Fil
       style={{ flex: '1 1 180px' }}
     />
   );
-}
+}) as <T extends string>(props: FilterSelectProps<T>) => JSX.Element;
+
+const REGION_OPTIONS = REGION_KEYS.map((region) => ({ value: region, label: REGIONS[region].name }));
 
 /** §2 search by name or ID, and plan and region filters. */
 export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
   const { t } = useTranslation();
-  const planOptions = PLAN_KEYS.map((plan) => ({ value: plan, label: t(`apps.plan.${plan}`) }));
-  const regionOptions = REGION_KEYS.map((region) => ({ value: region, label: REGIONS[region].name }));
+  const planOptions = useMemo(() => PLAN_KEYS.map((plan) => ({ value: plan, label: t(`apps.plan.${plan}`) })), [t]);
 
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
@@ -64,7 +70,7 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
       />
       <FilterSelect
         label={t('apps.filter.region')}
-        options={regionOptions}
+        options={REGION_OPTIONS}
         value={props.regions}
         onChange={props.onRegionsChange}
       />

@@ -6,7 +6,8 @@
  * the applications are inserted straight into the database (provisioning is not what is measured).
  * autocannon then drives the list with the default limit (10) and with the list page's limit
  * (all of them); the list page's call is also timed alone, one request at a time, as one browser
- * opening the page makes it. Target: p95 ≤ 50 ms on PostgreSQL for the default call.
+ * opening the page makes it. Target: p95 ≤ 50 ms on PostgreSQL for the default call; on PGlite
+ * the figures are reported without a target.
  */
 import os from 'node:os';
 import { APPLICATION_LIST_MAX_LIMIT } from '@portal/contracts';
@@ -16,6 +17,7 @@ import { DURATION_SECONDS, client, load, percentile, seedApplications, sequentia
 const APPLICATIONS = 10_000;
 const TARGET_P95_MS = 50;
 const SEQUENTIAL_CALLS = 30;
+const LIST_PAGE_TIMEOUT_SECONDS = 60;
 
 /** autocannon reports p90 and p97.5 but not p95: the p95 lies between them; report the p97.5 as its upper bound. */
 function p95UpperBound(result: Result): number {
@@ -37,7 +39,9 @@ async function main() {
     console.error(`${databaseKind}: GET /api/v1/applications (limit 10) for ${DURATION_SECONDS} s`);
     const firstPage = await load(`${base}/api/v1/applications`, { cookie });
     console.error(`${databaseKind}: GET ${listPage} for ${DURATION_SECONDS} s`);
-    const all = await load(`${base}${listPage}`, { cookie });
+    // Ten of these at once queue behind each other on the server's one event loop: on PGlite under
+    // load an answer can take longer than autocannon's default 10 s, which is a figure, not a failure.
+    const all = await load(`${base}${listPage}`, { cookie }, LIST_PAGE_TIMEOUT_SECONDS);
     return { databaseKind, firstPage, all, listPageAloneMs };
   });
 
@@ -55,9 +59,15 @@ async function main() {
     `\nlimit ${APPLICATION_LIST_MAX_LIMIT} alone, ${SEQUENTIAL_CALLS} calls in sequence: ` +
       `p50 ${percentile(alone, 50).toFixed(1)} ms, p95 ${percentile(alone, 95).toFixed(1)} ms`,
   );
-  const met = p95UpperBound(result.firstPage) <= TARGET_P95_MS;
-  console.log(`\ndefault call p95 ≤ ${TARGET_P95_MS} ms: ${met ? 'met' : 'MISSED'}`);
-  if (!met) process.exitCode = 1;
+  const p95 = p95UpperBound(result.firstPage);
+  if (result.databaseKind === 'PostgreSQL') {
+    const met = p95 <= TARGET_P95_MS;
+    console.log(`\n${met ? 'met   ' : 'MISSED'} PostgreSQL: default call p95 ${p95} ms ≤ ${TARGET_P95_MS} ms`);
+    if (!met) process.exitCode = 1;
+  } else {
+    // The embedded database serves one development machine; the target is for a PostgreSQL deployment.
+    console.log(`\ndefault call p95 ${p95} ms (the ${TARGET_P95_MS} ms target is for PostgreSQL: set DATABASE_URL)`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,8 @@ declare module 'autocannon' {
     duration?: number;
     workers?: number;
     headers?: Record<string, string>;
+    /** Seconds to wait for an answer before counting a timeout (default 10). */
+    timeout?: number;
   }
   export interface Histogram {
     average: number;

@@ -107,10 +107,12 @@ export async function signedInOwner(base: string, email: string) {
   return cookie;
 }
 
-export async function load(url: string, headers: Record<string, string> = {}): Promise<Result> {
+/** Drives `url` with autocannon; any answer slower than `timeoutSeconds` fails the run. */
+export async function load(url: string, headers: Record<string, string> = {}, timeoutSeconds = 10): Promise<Result> {
+  const options = { url, connections: CONNECTIONS, workers: 1, headers, timeout: timeoutSeconds };
   // A short unrecorded run first, so JIT warm-up and pool growth are not measured.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, workers: 1, headers });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, workers: 1, headers });
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: DURATION_SECONDS });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }

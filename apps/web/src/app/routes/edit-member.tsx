@@ -1,0 +1,1 @@
+export { EditMemberPage as Component } from '../../features/members/components/edit-member-page';

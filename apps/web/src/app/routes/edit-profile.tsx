@@ -1,0 +1,1 @@
+export { EditProfilePage as Component } from '../../features/members/components/edit-profile-page';

@@ -1,0 +1,5 @@
+import { InvitationLinkPage } from '../../features/members/components/invitation-link-page';
+
+export function Component() {
+  return <InvitationLinkPage problem="expired" />;
+}

@@ -1,0 +1,1 @@
+export { InvitationSignupPage as Component } from '../../features/members/components/invitation-signup-page';

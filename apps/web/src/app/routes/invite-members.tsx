@@ -1,0 +1,1 @@
+export { InviteMembersPage as Component } from '../../features/members/components/invite-members-page';

@@ -1,0 +1,1 @@
+export { ManageMembersPage as Component } from '../../features/members/components/manage-members-page';

@@ -1,0 +1,26 @@
+import { ListRolesResponseSchema, PENDING_INVITATIONS_MAX, ROLE_NAMES, type RoleId } from '@portal/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/v1/roles (§7 asks for up to 50); the role vocabulary is the same for every organisation. */
+function useRoles() {
+  return useQuery({
+    queryKey: ['roles'],
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/v1/roles?limit=${PENDING_INVITATIONS_MAX}`, {
+        schema: ListRolesResponseSchema,
+        signal,
+      }),
+    staleTime: Infinity,
+  });
+}
+
+/** A role's name as the API words it, or the contracts' name until the list has arrived. */
+export function useRoleName(): (roleId: RoleId) => string {
+  const { data } = useRoles();
+  return useCallback(
+    (roleId: RoleId) => data?.results.find((role) => role.id === roleId)?.name ?? ROLE_NAMES[roleId],
+    [data],
+  );
+}

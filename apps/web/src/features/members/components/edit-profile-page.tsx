@@ -1,0 +1,17 @@
+import { useTranslation } from 'react-i18next';
+import { useMember } from '../api/members';
+import { MemberEditor } from './member-editor';
+
+/** §2 /edit-profile: one's own member; members of an identity provider have no password to change. */
+export function EditProfilePage() {
+  const { t } = useTranslation();
+  const member = useMember('me');
+  return (
+    <MemberEditor
+      title={t('page.editProfile')}
+      member={member}
+      canChangePassword={(me) => me.hasPassword}
+      withBackLink={false}
+    />
+  );
+}

@@ -1,0 +1,100 @@
+import { Group, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { uiPermissions, type Invitation } from '@portal/contracts';
+import { IconMailForward, IconX } from '@tabler/icons-react';
+import { format } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+import { useSignedInAccount } from '../../../lib/account';
+import { translate } from '../../../lib/i18n';
+import { useCancelInvitation, useResendInvitation } from '../api/invitations';
+import { useRoleName } from '../api/roles';
+import { ApplicationAccessCell } from './application-access-cell';
+import { RowAction } from './row-action';
+import { ScrollingTable } from './scrolling-table';
+import { useConfirmedRemoval } from './use-confirmed-removal';
+
+const DATE_FORMAT = 'dd MMM yyyy';
+
+/** §2 Invited members tab: open invitations, resent or cancelled by those who may invite. */
+export function InvitationsTable({ invitations }: { invitations: readonly Invitation[] }) {
+  const { t } = useTranslation();
+  const account = useSignedInAccount();
+  const canInvite = uiPermissions(account.permissions).includes('INVITE_MEMBER');
+  const roleName = useRoleName();
+  const resend = useResendInvitation();
+  const cancellation = useConfirmedRemoval<Invitation>({
+    remove: useCancelInvitation(),
+    title: t('members.invitation.cancelTitle'),
+    question: (invitation) => t('members.invitation.cancelText', { email: invitation.email }),
+    done: (invitation) => t('members.invitation.cancelled', { email: invitation.email }),
+  });
+
+  const onResend = (invitation: Invitation) =>
+    resend.mutate(invitation.id, {
+      onSuccess: () =>
+        notifications.show({
+          color: 'green',
+          message: t('members.invitation.resent', { email: invitation.email }),
+        }),
+      onError: (error) => notifications.show({ color: 'red', message: translate(error.message) }),
+    });
+
+  if (invitations.length === 0) return <Text c="dimmed">{t('members.invitation.none')}</Text>;
+  return (
+    <>
+      <ScrollingTable
+        head={
+          <>
+            <Table.Th>{t('members.column.email')}</Table.Th>
+            <Table.Th>{t('members.column.role')}</Table.Th>
+            <Table.Th>{t('members.column.access')}</Table.Th>
+            <Table.Th>{t('members.column.sent')}</Table.Th>
+            <Table.Th>{t('members.column.expires')}</Table.Th>
+            {canInvite && <Table.Th>{t('members.column.actions')}</Table.Th>}
+          </>
+        }
+      >
+        {invitations.map((invitation) => (
+          <Table.Tr key={invitation.id}>
+            <Table.Td>
+              <Text size="sm">{invitation.email}</Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{invitation.roles.map((role) => roleName(role.id)).join(', ')}</Text>
+            </Table.Td>
+            <Table.Td>
+              <ApplicationAccessCell scopes={invitation.applicationScopes} />
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{format(invitation.createdAt, DATE_FORMAT)}</Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{format(invitation.expiresAt, DATE_FORMAT)}</Text>
+            </Table.Td>
+            {canInvite && (
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <RowAction
+                    label={t('members.invitation.resend')}
+                    loading={resend.isPending && resend.variables === invitation.id}
+                    onClick={() => onResend(invitation)}
+                  >
+                    <IconMailForward size={18} aria-hidden />
+                  </RowAction>
+                  <RowAction
+                    label={t('members.invitation.cancel')}
+                    color="red"
+                    onClick={() => cancellation.ask(invitation)}
+                  >
+                    <IconX size={18} aria-hidden />
+                  </RowAction>
+                </Group>
+              </Table.Td>
+            )}
+          </Table.Tr>
+        ))}
+      </ScrollingTable>
+      {cancellation.dialog}
+    </>
+  );
+}

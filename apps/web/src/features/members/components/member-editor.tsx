@@ -1,0 +1,56 @@
+import { Anchor, Stack, Tabs, Title } from '@mantine/core';
+import type { Member } from '@portal/contracts';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ChangePasswordForm } from './change-password-form';
+import { MemberProfileForm } from './member-profile-form';
+import { MemberSummary } from './member-summary';
+import { QueryContent } from './query-content';
+
+interface MemberEditorProps {
+  title: string;
+  member: UseQueryResult<Member>;
+  /** Whether this member gets the change-password tab (oneself, with a password of one's own). */
+  canChangePassword: (member: Member) => boolean;
+  withBackLink: boolean;
+}
+
+/** The edit pages of §2: the profile tab, and the change-password tab where it applies. */
+export function MemberEditor({ title, member, canChangePassword, withBackLink }: MemberEditorProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg">
+      {withBackLink && (
+        <Anchor component={Link} to="/manage-members" size="sm">
+          <IconArrowLeft size={14} aria-hidden /> {t('members.backToList')}
+        </Anchor>
+      )}
+      <Title order={1}>{title}</Title>
+      <QueryContent query={member} errorTitle={t('members.loadMemberError')}>
+        {(edited) => (
+          <>
+            <MemberSummary member={edited} />
+            <Tabs defaultValue="profile">
+              <Tabs.List>
+                <Tabs.Tab value="profile">{t('members.tab.profile')}</Tabs.Tab>
+                {canChangePassword(edited) && (
+                  <Tabs.Tab value="password">{t('members.tab.password')}</Tabs.Tab>
+                )}
+              </Tabs.List>
+              <Tabs.Panel value="profile" pt="lg">
+                <MemberProfileForm member={edited} />
+              </Tabs.Panel>
+              {canChangePassword(edited) && (
+                <Tabs.Panel value="password" pt="lg">
+                  <ChangePasswordForm memberId={edited.id} />
+                </Tabs.Panel>
+              )}
+            </Tabs>
+          </>
+        )}
+      </QueryContent>
+    </Stack>
+  );
+}

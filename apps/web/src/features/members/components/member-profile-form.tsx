@@ -1,0 +1,119 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  assignableRoles,
+  isRoleId,
+  type Member,
+  type RoleId,
+  type UpdateMemberRequest,
+} from '@portal/contracts';
+import { useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { StatusAlert } from '../../../components/status-alert';
+import { useSignedInAccount } from '../../../lib/account';
+import { fieldError } from '../../../lib/form-errors';
+import { useUpdateMember } from '../api/members';
+import { MemberProfileFormSchema, type MemberProfileForm } from '../member-forms';
+import { applicationScopesFor, memberChangeErrorText } from '../member-rules';
+import { ConfirmDialog } from './confirm-dialog';
+import { RoleAndAccessFields } from './role-and-access-fields';
+
+function formValues(member: Member): MemberProfileForm {
+  return {
+    displayName: member.displayName,
+    roleId: member.roles[0]?.id ?? '',
+    access: member.applicationScopes ? 'selected' : 'all',
+    applicationIds: member.applicationScopes?.map((scope) => scope.id) ?? [],
+  };
+}
+
+/** §2 profile tab of /manage-members/:memberId and /edit-profile; one's own role is locked. */
+export function MemberProfileForm({ member }: { member: Member }) {
+  const { t } = useTranslation();
+  const account = useSignedInAccount();
+  const self = member.id === account.memberId;
+  const update = useUpdateMember(member.id);
+  const [pending, setPending] = useState<UpdateMemberRequest | null>(null);
+  const form = useForm({
+    resolver: zodResolver(MemberProfileFormSchema),
+    defaultValues: formValues(member),
+    mode: 'onTouched',
+  });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty },
+  } = form;
+
+  const currentRoles = member.roles.map((role) => role.id);
+  // The member's current role stays listed so the select can show it even if the viewer may not grant it.
+  const offeredRoles: RoleId[] = self
+    ? currentRoles
+    : [...new Set([...currentRoles, ...assignableRoles(account.roles.map((role) => role.id))])];
+
+  const onSubmit = handleSubmit(({ displayName, roleId: chosenRole, access, applicationIds }) => {
+    update.reset();
+    // Editing oneself changes the display name only (§5).
+    setPending(
+      self
+        ? { displayName }
+        : {
+            displayName,
+            roleIds: isRoleId(chosenRole) ? [chosenRole] : [],
+            applicationScopes: applicationScopesFor(chosenRole, access, applicationIds),
+          },
+    );
+  });
+
+  const onConfirm = () => {
+    if (!pending) return;
+    update.mutate(pending, {
+      onSuccess: (saved) => {
+        notifications.show({ color: 'green', message: t('members.profile.saved') });
+        reset(formValues(saved));
+      },
+      onSettled: () => setPending(null),
+    });
+  };
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md" maw={560}>
+          <StatusAlert kind="fail" message={update.isError ? memberChangeErrorText(update.error) : null} />
+          <TextInput
+            label={t('members.field.displayName')}
+            required
+            {...register('displayName')}
+            error={fieldError(errors.displayName)}
+          />
+          <TextInput label={t('members.field.email')} value={member.email} readOnly variant="filled" />
+          <RoleAndAccessFields
+            roleIds={offeredRoles}
+            locked={self}
+            currentScopes={member.applicationScopes ?? undefined}
+          />
+          <Group>
+            <Button type="submit" disabled={!isDirty}>
+              {t('members.profile.save')}
+            </Button>
+          </Group>
+        </Stack>
+        <ConfirmDialog
+          opened={pending !== null}
+          title={t('members.profile.confirmTitle')}
+          confirming={update.isPending}
+          onConfirm={onConfirm}
+          onClose={() => setPending(null)}
+        >
+          {self
+            ? t('members.profile.confirmSelf')
+            : t('members.profile.confirmMember', { name: member.displayName })}
+        </ConfirmDialog>
+      </form>
+    </FormProvider>
+  );
+}

@@ -10,7 +10,7 @@ import { useCancelInvitation, useResendInvitation } from '../api/invitations';
 import { useRoleName } from '../api/roles';
 import { ApplicationAccessCell } from './application-access-cell';
 import { RowAction } from './row-action';
-import { ScrollingTable } from './scrolling-table';
+import { LabelledCell, StackingTable } from './stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-removal';
 
 const DATE_FORMAT = 'dd MMM yyyy';
@@ -42,7 +42,7 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
   if (invitations.length === 0) return <Text c="dimmed">{t('members.invitation.none')}</Text>;
   return (
     <>
-      <ScrollingTable
+      <StackingTable
         head={
           <>
             <Table.Th>{t('members.column.email')}</Table.Th>
@@ -56,23 +56,23 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
       >
         {invitations.map((invitation) => (
           <Table.Tr key={invitation.id}>
-            <Table.Td>
+            <LabelledCell>
               <Text size="sm">{invitation.email}</Text>
-            </Table.Td>
-            <Table.Td>
+            </LabelledCell>
+            <LabelledCell label={t('members.column.role')}>
               <Text size="sm">{invitation.roles.map((role) => roleName(role.id)).join(', ')}</Text>
-            </Table.Td>
-            <Table.Td>
+            </LabelledCell>
+            <LabelledCell label={t('members.column.access')}>
               <ApplicationAccessCell scopes={invitation.applicationScopes} />
-            </Table.Td>
-            <Table.Td>
+            </LabelledCell>
+            <LabelledCell label={t('members.column.sent')}>
               <Text size="sm">{format(invitation.createdAt, DATE_FORMAT)}</Text>
-            </Table.Td>
-            <Table.Td>
+            </LabelledCell>
+            <LabelledCell label={t('members.column.expires')}>
               <Text size="sm">{format(invitation.expiresAt, DATE_FORMAT)}</Text>
-            </Table.Td>
+            </LabelledCell>
             {canInvite && (
-              <Table.Td>
+              <LabelledCell label={t('members.column.actions')}>
                 <Group gap="xs" wrap="nowrap">
                   <RowAction
                     label={t('members.invitation.resend')}
@@ -89,11 +89,11 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
                     <IconX size={18} aria-hidden />
                   </RowAction>
                 </Group>
-              </Table.Td>
+              </LabelledCell>
             )}
           </Table.Tr>
         ))}
-      </ScrollingTable>
+      </StackingTable>
       {cancellation.dialog}
     </>
   );

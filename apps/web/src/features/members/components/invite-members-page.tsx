@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { assignableRoles, isRoleId } from '@portal/contracts';
-import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { applicationScopesFor, inviteMaxEntries, memberChangeErrorText } from '.
 import { EmailTagsInput } from './email-tags-input';
 import { QueryContent } from './query-content';
 import { RoleAndAccessFields } from './role-and-access-fields';
+import { BackToMembersLink } from './back-to-members-link';
 
 const EMPTY_FORM: InviteMembersForm = { emails: [], roleId: '', access: 'all', applicationIds: [] };
 
@@ -24,9 +25,7 @@ export function InviteMembersPage() {
   const [invitedCount, setInvitedCount] = useState<number | null>(null);
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to="/manage-members" size="sm">
-        <IconArrowLeft size={14} aria-hidden /> {t('members.backToList')}
-      </Anchor>
+      <BackToMembersLink />
       <Title order={1}>{t('page.inviteMembers')}</Title>
       {invitedCount !== null ? (
         <InviteSuccess count={invitedCount} onInviteMore={() => setInvitedCount(null)} />

@@ -9,11 +9,11 @@ export function LastLogin({ lastLogin, inline = false }: { lastLogin: number; in
   if (!formatted) return <>{t('members.lastLogin.never')}</>;
   if (inline) return <>{`${formatted.date} ${formatted.time}`}</>;
   return (
-    <>
+    <div>
       <Text size="sm">{formatted.date}</Text>
       <Text size="xs" c="dimmed">
         {formatted.time}
       </Text>
-    </>
+    </div>
   );
 }

@@ -1,13 +1,12 @@
-import { Anchor, Stack, Tabs, Title } from '@mantine/core';
+import { Stack, Tabs, Title } from '@mantine/core';
 import type { Member } from '@portal/contracts';
-import { IconArrowLeft } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ChangePasswordForm } from './change-password-form';
 import { MemberProfileForm } from './member-profile-form';
 import { MemberSummary } from './member-summary';
 import { QueryContent } from './query-content';
+import { BackToMembersLink } from './back-to-members-link';
 
 interface MemberEditorProps {
   title: string;
@@ -22,11 +21,7 @@ export function MemberEditor({ title, member, canChangePassword, withBackLink }:
   const { t } = useTranslation();
   return (
     <Stack gap="lg">
-      {withBackLink && (
-        <Anchor component={Link} to="/manage-members" size="sm">
-          <IconArrowLeft size={14} aria-hidden /> {t('members.backToList')}
-        </Anchor>
-      )}
+      {withBackLink && <BackToMembersLink />}
       <Title order={1}>{title}</Title>
       <QueryContent query={member} errorTitle={t('members.loadMemberError')}>
         {(edited) => (

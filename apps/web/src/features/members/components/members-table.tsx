@@ -12,7 +12,7 @@ import { ApplicationAccessCell } from './application-access-cell';
 import { LastLogin } from './last-login';
 import { MemberBadges } from './member-badges';
 import { RowAction } from './row-action';
-import { ScrollingTable } from './scrolling-table';
+import { LabelledCell, StackingTable } from './stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-removal';
 
 /** §2 Members tab: sorted by display name (ascending first), with each row's allowed actions. */
@@ -38,7 +38,7 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
   const SortIcon = direction === 'asc' ? IconChevronUp : IconChevronDown;
   return (
     <>
-      <ScrollingTable
+      <StackingTable
         head={
           <>
             <Table.Th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
@@ -64,7 +64,7 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
           const actions = memberRowActions(member, viewer);
           return (
             <Table.Tr key={member.id}>
-              <Table.Td>
+              <LabelledCell>
                 <Stack gap={2}>
                   <Group gap="xs">
                     <Text size="sm" fw={600}>
@@ -76,17 +76,17 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
                     {member.email}
                   </Text>
                 </Stack>
-              </Table.Td>
-              <Table.Td>
+              </LabelledCell>
+              <LabelledCell label={t('members.column.role')}>
                 <Text size="sm">{member.roles.map((role) => roleName(role.id)).join(', ')}</Text>
-              </Table.Td>
-              <Table.Td>
+              </LabelledCell>
+              <LabelledCell label={t('members.column.access')}>
                 <ApplicationAccessCell scopes={member.applicationScopes} />
-              </Table.Td>
-              <Table.Td>
+              </LabelledCell>
+              <LabelledCell label={t('members.column.lastLogin')}>
                 <LastLogin lastLogin={member.lastLogin} />
-              </Table.Td>
-              <Table.Td>
+              </LabelledCell>
+              <LabelledCell label={t('members.column.actions')}>
                 <Group gap="xs" wrap="nowrap">
                   {actions.includes('editProfile') && (
                     <RowAction
@@ -114,11 +114,11 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
                     </RowAction>
                   )}
                 </Group>
-              </Table.Td>
+              </LabelledCell>
             </Table.Tr>
           );
         })}
-      </ScrollingTable>
+      </StackingTable>
       {removal.dialog}
     </>
   );

@@ -13,6 +13,7 @@ import {
   memberChangeErrorText,
   memberRowActions,
   sortMembersByName,
+  viewerOf,
   type Viewer,
 } from './member-rules';
 
@@ -61,6 +62,14 @@ describe('memberRowActions', () => {
   it('offers no edit to a viewer who may only look at members', () => {
     const moderator: Viewer = { memberId: 'me', roleIds: ['portal.moderator'], permissions: ['VIEW_MEMBER'] };
     expect(memberRowActions(member('dev', 'portal.developer'), moderator)).toEqual([]);
+  });
+});
+
+describe('viewerOf', () => {
+  it('reads an account that lists no permissions as holding all of them', () => {
+    const viewer = viewerOf({ memberId: 'me', roles: [{ id: 'portal.admin' }], permissions: [] });
+    expect(viewer.roleIds).toEqual(['portal.admin']);
+    expect(viewer.permissions).toContain('DELETE_MEMBER');
   });
 });
 

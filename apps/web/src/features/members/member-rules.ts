@@ -9,6 +9,7 @@ import {
   type ErrorCode,
   type Member,
   type Permission,
+  uiPermissions,
 } from '@portal/contracts';
 import { format } from 'date-fns';
 import { ApiError, isNetworkError } from '../../lib/api-client';
@@ -20,6 +21,14 @@ export interface Viewer {
   memberId: string;
   roleIds: readonly string[];
   permissions: readonly Permission[];
+}
+
+export function viewerOf(account: Pick<Account, 'memberId' | 'roles' | 'permissions'>): Viewer {
+  return {
+    memberId: account.memberId,
+    roleIds: account.roles.map((role) => role.id),
+    permissions: uiPermissions(account.permissions),
+  };
 }
 
 export const isSuperAdmin = (member: Pick<Member, 'roles'>) =>

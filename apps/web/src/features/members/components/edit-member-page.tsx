@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { useMember } from '../api/members';
+import { memberRowActions, viewerOf } from '../member-rules';
 import { MemberEditor } from './member-editor';
 
 /** §2 /manage-members/:memberId: the change-password tab only when the member is oneself. */
@@ -16,6 +17,9 @@ export function EditMemberPage() {
       member={member}
       canChangePassword={(edited) => edited.id === account.memberId && edited.hasPassword}
       withBackLink
+      isEditable={(edited) =>
+        edited.id === account.memberId || memberRowActions(edited, viewerOf(account)).includes('edit')
+      }
     />
   );
 }

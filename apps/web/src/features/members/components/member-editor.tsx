@@ -7,6 +7,7 @@ import { MemberProfileForm } from './member-profile-form';
 import { MemberSummary } from './member-summary';
 import { QueryContent } from './query-content';
 import { BackToMembersLink } from './back-to-members-link';
+import { StatusAlert } from '../../../components/status-alert';
 
 interface MemberEditorProps {
   title: string;
@@ -14,10 +15,18 @@ interface MemberEditorProps {
   /** Whether this member gets the change-password tab (oneself, with a password of one's own). */
   canChangePassword: (member: Member) => boolean;
   withBackLink: boolean;
+  /** False for members the viewer may not change (§2 row actions), reached by typing their address. */
+  isEditable?: (member: Member) => boolean;
 }
 
 /** The edit pages of §2: the profile tab, and the change-password tab where it applies. */
-export function MemberEditor({ title, member, canChangePassword, withBackLink }: MemberEditorProps) {
+export function MemberEditor({
+  title,
+  member,
+  canChangePassword,
+  withBackLink,
+  isEditable = () => true,
+}: MemberEditorProps) {
   const { t } = useTranslation();
   return (
     <Stack gap="lg">
@@ -27,22 +36,26 @@ export function MemberEditor({ title, member, canChangePassword, withBackLink }:
         {(edited) => (
           <>
             <MemberSummary member={edited} />
-            <Tabs defaultValue="profile">
-              <Tabs.List>
-                <Tabs.Tab value="profile">{t('members.tab.profile')}</Tabs.Tab>
-                {canChangePassword(edited) && (
-                  <Tabs.Tab value="password">{t('members.tab.password')}</Tabs.Tab>
-                )}
-              </Tabs.List>
-              <Tabs.Panel value="profile" pt="lg">
-                <MemberProfileForm member={edited} />
-              </Tabs.Panel>
-              {canChangePassword(edited) && (
-                <Tabs.Panel value="password" pt="lg">
-                  <ChangePasswordForm memberId={edited.id} />
+            {!isEditable(edited) ? (
+              <StatusAlert kind="fail" message="errors.memberNotEditable" />
+            ) : (
+              <Tabs defaultValue="profile">
+                <Tabs.List>
+                  <Tabs.Tab value="profile">{t('members.tab.profile')}</Tabs.Tab>
+                  {canChangePassword(edited) && (
+                    <Tabs.Tab value="password">{t('members.tab.password')}</Tabs.Tab>
+                  )}
+                </Tabs.List>
+                <Tabs.Panel value="profile" pt="lg">
+                  <MemberProfileForm member={edited} />
                 </Tabs.Panel>
-              )}
-            </Tabs>
+                {canChangePassword(edited) && (
+                  <Tabs.Panel value="password" pt="lg">
+                    <ChangePasswordForm memberId={edited.id} />
+                  </Tabs.Panel>
+                )}
+              </Tabs>
+            )}
           </>
         )}
       </QueryContent>

@@ -1,5 +1,5 @@
 import { Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { uiPermissions, type Member } from '@portal/contracts';
+import type { Member } from '@portal/contracts';
 import { IconChevronDown, IconChevronUp, IconPencil, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { editProfileState, useSignedInAccount } from '../../../lib/account';
 import { useDeleteMember } from '../api/members';
 import { useRoleName } from '../api/roles';
-import { memberRowActions, sortMembersByName, type SortDirection, type Viewer } from '../member-rules';
+import { memberRowActions, sortMembersByName, type SortDirection, viewerOf } from '../member-rules';
 import { ApplicationAccessCell } from './application-access-cell';
 import { LastLogin } from './last-login';
 import { MemberBadges } from './member-badges';
@@ -29,11 +29,7 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
   });
   const [direction, setDirection] = useState<SortDirection>('asc');
   const sorted = useMemo(() => sortMembersByName(members, direction), [members, direction]);
-  const viewer: Viewer = {
-    memberId: account.memberId,
-    roleIds: account.roles.map((role) => role.id),
-    permissions: uiPermissions(account.permissions),
-  };
+  const viewer = viewerOf(account);
 
   const SortIcon = direction === 'asc' ? IconChevronUp : IconChevronDown;
   return (

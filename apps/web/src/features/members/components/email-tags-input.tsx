@@ -23,7 +23,7 @@ export function EmailTagsInput({ value, onChange, onBlur, maxEntries }: EmailTag
       onChange={(tags) => onChange(emailTagsFrom(tags, maxEntries))}
       onBlur={onBlur}
       maxTags={maxEntries}
-      splitChars={[',', ';', ' ']}
+      splitChars={[',', ';']}
       error={invalid.length > 0 ? t('validation.email.invalid') : undefined}
       required
       clearable

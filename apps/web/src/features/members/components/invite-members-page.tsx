@@ -65,10 +65,16 @@ function InviteForm({ maxEntries, onInvited }: { maxEntries: number; onInvited: 
     );
   });
 
-  if (maxEntries === 0) {
+  // Said up front rather than after a refused submission.
+  const unavailable = account.enforcedSSO
+    ? 'invitation.error.ssoEnforced'
+    : maxEntries === 0
+      ? 'invitation.error.pendingLimit'
+      : null;
+  if (unavailable) {
     return (
       <Alert color="yellow" role="status">
-        {t('invitation.error.pendingLimit')}
+        {t(unavailable)}
       </Alert>
     );
   }

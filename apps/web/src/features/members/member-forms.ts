@@ -5,6 +5,7 @@ import {
   INVITATION_EMAILS_PER_REQUEST,
   isScopableRole,
   meetsPasswordPolicy,
+  ROLE_IDS,
   type MessageKey,
 } from '@portal/contracts';
 import { z } from 'zod';
@@ -15,7 +16,8 @@ const key = (k: MessageKey) => k;
 
 /** Role and application access as the invite and edit forms hold them. */
 const accessFields = {
-  roleId: z.string().min(1, key('validation.role.required')),
+  // The form starts with no role (''); a submitted form holds a role id.
+  roleId: z.string().min(1, key('validation.role.required')).pipe(z.enum(ROLE_IDS)),
   access: z.enum(['all', 'selected'] satisfies ApplicationAccess[]),
   applicationIds: z.array(z.string()),
 };
@@ -41,7 +43,7 @@ function requireSelectedApplications(value: AccessFormFields, ctx: z.RefinementC
 export const MemberProfileFormSchema = z
   .object({ displayName: displayNameField, ...accessFields })
   .superRefine(requireSelectedApplications);
-export type MemberProfileForm = z.infer<typeof MemberProfileFormSchema>;
+export type MemberProfileForm = z.input<typeof MemberProfileFormSchema>;
 
 export const InviteMembersFormSchema = z
   .object({
@@ -52,7 +54,7 @@ export const InviteMembersFormSchema = z
     ...accessFields,
   })
   .superRefine(requireSelectedApplications);
-export type InviteMembersForm = z.infer<typeof InviteMembersFormSchema>;
+export type InviteMembersForm = z.input<typeof InviteMembersFormSchema>;
 
 /**
  * A new password of change password and invitation sign-up (§5): it must rate medium or high, which

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { assignableRoles, isRoleId } from '@portal/contracts';
+import { assignableRoles } from '@portal/contracts';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
@@ -54,7 +54,6 @@ function InviteForm({ maxEntries, onInvited }: { maxEntries: number; onInvited: 
   } = form;
 
   const onSubmit = handleSubmit(({ emails, roleId: chosenRole, access, applicationIds }) => {
-    if (!isRoleId(chosenRole)) return;
     create.mutate(
       {
         emails,

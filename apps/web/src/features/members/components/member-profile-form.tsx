@@ -1,13 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  assignableRoles,
-  isRoleId,
-  type Member,
-  type RoleId,
-  type UpdateMemberRequest,
-} from '@portal/contracts';
+import { assignableRoles, type Member, type RoleId, type UpdateMemberRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -62,7 +56,7 @@ export function MemberProfileForm({ member }: { member: Member }) {
         ? { displayName }
         : {
             displayName,
-            roleIds: isRoleId(chosenRole) ? [chosenRole] : [],
+            roleIds: [chosenRole],
             applicationScopes: applicationScopesFor(chosenRole, access, applicationIds),
           },
     );

@@ -25,6 +25,9 @@ export type InvitableRole = keyof typeof ROLE_LABELS;
 export const alreadyInOrganization = (email: string) => `${email} is already in the organization.`;
 export const alreadyInvited = (email: string) =>
   `${email} are already been invited. Please use a different email.`;
+export const inAnotherOrganization = (email: string) => `${email} is already associated with another organization.`;
+export const memberLimitReached = (limit: number) =>
+  `Member limit reached. You have reached the ${limit}-member limit in your organization. But you can still remove or replace them.`;
 
 /**
  * Members and invitations through the portal's /api/v1, with the session of the request context it

@@ -5,8 +5,10 @@ import {
   alreadyInOrganization,
   alreadyInvited,
   confirmDialog,
+  inAnotherOrganization,
   invitationLink,
   joinAs,
+  memberLimitReached,
   Members,
   pickApplications,
   rowOf,
@@ -181,6 +183,27 @@ test('the invite form words the §8 refusals: an existing member, and an address
   await page.getByRole('button', { name: 'Invite more' }).click();
   await submitInviteForm(page, { emails: [invitee], role: 'Analyst' });
   await expect(page.getByText(alreadyInvited(invitee))).toBeVisible();
+});
+
+test('the invite form words the other §8 refusals: another organisation’s user, and the member limit', async ({
+  page,
+  users,
+  baseURL,
+}) => {
+  // Signed up (before the owner signs in on this page) and so a user of an organisation of their own.
+  const elsewhere = await users.create({ label: 'elsewhere' });
+  await users.signedIn({ label: 'members-limit' });
+  await page.goto('/invite-members');
+  await submitInviteForm(page, { emails: [elsewhere.email], role: 'Analyst' });
+  await expect(page.getByText(inAnotherOrganization(elsewhere.email))).toBeVisible();
+
+  // A new organisation may have 10 members: the owner and nine open invitations fill it.
+  const nine = Array.from({ length: 9 }, (_, i) => uniqueEmail(`seat${i}`));
+  const invited = await new Members(page.request, baseURL!).invite(nine, 'portal.analyst');
+  expect(invited.status()).toBe(201);
+  await page.reload();
+  await submitInviteForm(page, { emails: [uniqueEmail('one-too-many')], role: 'Analyst' });
+  await expect(page.getByText(memberLimitReached(10))).toBeVisible();
 });
 
 test.describe('roles in the browser', () => {

@@ -1,4 +1,3 @@
-import type { Route } from '@playwright/test';
 import { ACME, expect, test } from '../../support/fixtures.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { expectSignedInLayout, submitOrganizationForm } from '../../support/ui.ts';
@@ -30,16 +29,18 @@ test.describe('accessibility of the public pages (WCAG 2 A and AA)', () => {
   }
 
   test('/logout', async ({ page }) => {
-    // The page signs out after one second and leaves once the call settles: hold the call while axe reads it.
-    const held: Route[] = [];
-    await page.route('**/api/auth/sign-out', (route) => {
-      held.push(route);
+    // The page signs out after one second and leaves once the call settles: hold the call while axe
+    // reads it. The handler itself waits, so each call is continued exactly once by its own handler.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/sign-out', async (route) => {
+      await released;
+      await route.continue();
     });
     await page.goto('/logout');
     await expect(page.getByRole('heading', { name: 'You are logged out.' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, '/logout');
-    await page.unroute('**/api/auth/sign-out');
-    await Promise.all(held.map((route) => route.continue()));
+    release();
     await expect(page).toHaveURL(/\/login$/);
   });
 });

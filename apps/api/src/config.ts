@@ -43,6 +43,10 @@ const ConfigSchema = z
     REGION_PROVISIONING_POLL_MS: z.coerce.number().int().min(0).default(10_000),
     // Seconds before a failed provisioning attempt is retried (doubled on each retry).
     PROVISIONING_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+    // Retries of one provisioning job; when they are used up the sweep below starts a new job.
+    PROVISIONING_RETRY_LIMIT: z.coerce.number().int().min(0).default(100),
+    // How often applications still initializing without a live job are found and re-enqueued.
+    PROVISIONING_SWEEP_SECONDS: z.coerce.number().int().positive().default(300),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
@@ -88,6 +92,8 @@ export interface Config {
   regionAdminToken: string | undefined;
   regionProvisioningPollMs: number;
   provisioningRetryDelaySeconds: number;
+  provisioningRetryLimit: number;
+  provisioningSweepSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -148,5 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     regionAdminToken: e.REGION_ADMIN_TOKEN,
     regionProvisioningPollMs: e.REGION_PROVISIONING_POLL_MS,
     provisioningRetryDelaySeconds: e.PROVISIONING_RETRY_DELAY_SECONDS,
+    provisioningRetryLimit: e.PROVISIONING_RETRY_LIMIT,
+    provisioningSweepSeconds: e.PROVISIONING_SWEEP_SECONDS,
   };
 }

@@ -12,9 +12,6 @@ import {
 import type { RegionClient } from '../regions/region-client.ts';
 
 export const PROVISION_APPLICATION_QUEUE = 'provision-application';
-// Backoff doubles the delay each time (pg-boss caps the doubling); with this many retries an
-// application waits out a region outage of days without an operator.
-const PROVISIONING_RETRY_LIMIT = 100;
 const STATUS_POLL_INTERVAL_MS = 250;
 // pg-boss 10 runs one job at a time per worker; several workers keep one slow region (an attempt
 // may wait REGION_PROVISIONING_POLL_MS) from holding back applications in the others.
@@ -30,6 +27,8 @@ export interface ProvisioningDeps {
   /** How long one attempt waits for the network to turn active before giving the job back to retry. */
   pollMs: number;
   retryDelaySeconds: number;
+  /** Backoff doubles the delay each retry (pg-boss caps the doubling), so the default 100 outlasts days of outage. */
+  retryLimit: number;
   log: FastifyBaseLogger;
 }
 
@@ -73,11 +72,11 @@ export async function provisionApplication(deps: ProvisioningDeps, applicationId
   }
 }
 
-/** Starts the provisioning worker and re-enqueues apps left initializing without a job. */
+/** Starts the provisioning workers and re-enqueues apps left initializing without a live job. */
 export async function startProvisioning(boss: PgBoss, deps: ProvisioningDeps) {
   await boss.createQueue(PROVISION_APPLICATION_QUEUE, {
     name: PROVISION_APPLICATION_QUEUE,
-    retryLimit: PROVISIONING_RETRY_LIMIT,
+    retryLimit: deps.retryLimit,
     retryDelay: deps.retryDelaySeconds,
     retryBackoff: deps.retryDelaySeconds > 0,
   });
@@ -86,13 +85,36 @@ export async function startProvisioning(boss: PgBoss, deps: ProvisioningDeps) {
       if (job) await provisionApplication(deps, job.data.applicationId);
     });
   }
-  // An app whose enqueue failed (or whose server stopped in between) is picked up here.
-  for (const applicationId of await listInitializingApplicationIds(deps.db)) {
-    await enqueueProvisioning(boss, applicationId);
-  }
+  await requeueStalledProvisioning(boss, deps);
 }
 
 /** The job id is the application id, so enqueueing the same application twice is a no-op. */
 export async function enqueueProvisioning(boss: PgBoss, applicationId: string) {
   await boss.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, { id: applicationId });
+}
+
+const LIVE_JOB_STATES = new Set(['created', 'retry', 'active']);
+
+/**
+ * Finds applications still initializing whose job is missing (the enqueue failed, or the server
+ * stopped in between) or ended (its retries were used up in a long outage) and starts a new job
+ * for each. An ended job is deleted first because the job id is the application id. Returns how
+ * many were re-enqueued.
+ */
+export async function requeueStalledProvisioning(boss: PgBoss, deps: Pick<ProvisioningDeps, 'db' | 'log'>) {
+  let requeued = 0;
+  for (const applicationId of await listInitializingApplicationIds(deps.db)) {
+    const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
+    if (job && LIVE_JOB_STATES.has(job.state)) continue;
+    if (job) {
+      deps.log.error(
+        { applicationId, jobState: job.state, retries: job.retryCount },
+        'provisioning job ended with the application still initializing; starting a new job',
+      );
+      await boss.deleteJob(PROVISION_APPLICATION_QUEUE, applicationId);
+    }
+    await enqueueProvisioning(boss, applicationId);
+    requeued += 1;
+  }
+  return requeued;
 }

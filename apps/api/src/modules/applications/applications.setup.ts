@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { createBoss } from '../../jobs/job-queue.ts';
-import { enqueueProvisioning, startProvisioning } from '../../jobs/provision-application.ts';
+import {
+  enqueueProvisioning,
+  requeueStalledProvisioning,
+  startProvisioning,
+} from '../../jobs/provision-application.ts';
 import { regionAdminToken } from '../../regions/embedded-regions.ts';
 import { RegionClient } from '../../regions/region-client.ts';
 import { applicationsRoutes } from './applications.routes.ts';
@@ -26,18 +30,28 @@ export async function registerApplications(
     adminToken: regionAdminToken(config),
   });
   const boss = createBoss(database, (error) => app.log.error({ err: error }, 'job queue error'));
+  let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await boss.start();
-    await startProvisioning(boss, {
+    const provisioning = {
       db,
       regions,
       pollMs: config.regionProvisioningPollMs,
       retryDelaySeconds: config.provisioningRetryDelaySeconds,
+      retryLimit: config.provisioningRetryLimit,
       log: app.log,
-    });
+    };
+    await startProvisioning(boss, provisioning);
+    sweep = setInterval(() => {
+      requeueStalledProvisioning(boss, provisioning).catch((error: unknown) => {
+        app.log.error({ err: error }, 'provisioning sweep failed; the next one retries');
+      });
+    }, config.provisioningSweepSeconds * 1000);
+    sweep.unref();
   });
   // Running attempts finish (bounded by the poll time); the rest wait in the queue for the next start.
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
     await boss.stop({ graceful: true, wait: true, timeout: config.regionProvisioningPollMs + 15_000 });
   });
   const routes = applicationsRoutes({

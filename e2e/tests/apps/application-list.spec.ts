@@ -91,6 +91,11 @@ test.describe('application list', () => {
     await expect(cards(page)).toHaveCount(3);
     await expect(page.getByText('3 results', { exact: true })).toBeVisible();
     await expect(card(page, 'Nebula Live')).toBeVisible();
+    // The grid's cards are reused for the apps a search brings: each shows its own app's ID.
+    for (const name of ['Nebula Chat', 'Nebula Video', 'Nebula Live']) {
+      const { applicationId } = created.find((app) => app.name === name)!;
+      await expect(card(page, name)).toContainText(applicationId);
+    }
 
     // A part of an ID finds exactly that app.
     const target = created.find((app) => app.name === 'Comet Support')!;
@@ -123,6 +128,33 @@ test.describe('application list', () => {
     await expect(page.getByText(`9/${APPLICATION_LIMIT} applications`, { exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Create application' })).toBeVisible();
     await expect(cards(page)).toHaveCount(APPLICATION_LIMIT);
+  });
+
+  test("a card taken over by another app after a search does not keep the previous app's copied state", async ({
+    page,
+    users,
+    baseURL,
+  }) => {
+    await users.signedIn({ label: 'apps-card-reuse' });
+    const apps = new Applications(page.request, baseURL!);
+    await apps.create({ name: 'Alpha Reuse', plan: 'basic', region: 'EU' });
+    await apps.create({ name: 'Beta Reuse', plan: 'basic', region: 'EU' });
+    await apps.waitUntilAllActive(2);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.clock.install();
+    await page.goto('/apps/asc');
+    await expect(cards(page)).toHaveCount(2);
+    await expect(cards(page).first()).toHaveAccessibleName('Beta Reuse');
+
+    // Time stands still, so the "Copied" state (Mantine drops it after a second) cannot run out by itself.
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await cards(page).first().getByRole('button', { name: 'Copy application ID' }).click();
+    await expect(cards(page).first().getByRole('button', { name: 'Copied' })).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search applications' }).fill('alpha');
+    await expect(cards(page)).toHaveCount(1);
+    await expect(cards(page).first()).toHaveAccessibleName('Alpha Reuse');
+    await expect(cards(page).first().getByRole('button', { name: 'Copy application ID' })).toBeVisible();
+    await page.clock.resume();
   });
 
   test('the edit-name modal saves only a changed, non-empty name of at most 64 characters', async ({

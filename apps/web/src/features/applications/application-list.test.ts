@@ -8,6 +8,7 @@ import {
   cardDate,
   countedApplications,
   filterApplications,
+  searchIndex,
   pageCount,
   pageOf,
   provisioningRefetchInterval,
@@ -66,14 +67,19 @@ describe('filterApplications', () => {
     expect(filterApplications(apps, { search: 'video', plans: ['basic'], regions: [] })).toEqual([]);
   });
 
-  it('filters 10,000 apps well within a frame budget', () => {
+  // Speed is measured by `npm run bench:search`; this checks the answers over a list of that size.
+  it('filters 10,000 apps with a search index made once, as the page does on every keystroke', () => {
     const many = Array.from({ length: 10_000 }, (_, i) =>
       app({ applicationId: `id-${i}`, name: `Application ${i}` }),
     );
-    const started = performance.now();
-    const found = filterApplications(many, { ...none, search: 'application 99' });
-    expect(performance.now() - started).toBeLessThan(50);
-    expect(found).toHaveLength(111);
+    const index = searchIndex(many);
+    expect(filterApplications(many, { ...none, search: 'application 99' }, index)).toHaveLength(111);
+    expect(filterApplications(many, { ...none, search: 'ID-9999' }, index).map((a) => a.name)).toEqual([
+      'Application 9999',
+    ]);
+    expect(filterApplications(many, { ...none, search: 'application 99' }, index)).toEqual(
+      filterApplications(many, { ...none, search: 'application 99' }),
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, CopyButton, Title } from '@mantine/core';
 import { REGIONS, type Application, type Permission } from '@portal/contracts';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
@@ -10,6 +10,7 @@ import {
   stateTagColor,
   type ApplicationAction,
 } from '../application-list';
+import classes from './application-card.module.css';
 import { ApplicationMenu } from './application-menu';
 
 interface ApplicationCardProps {
@@ -22,12 +23,10 @@ interface ApplicationCardProps {
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Group justify="space-between" gap="xs" wrap="nowrap">
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </Group>
+    <div className={classes.field}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
 
@@ -48,14 +47,14 @@ export const ApplicationCard = memo(function ApplicationCard({
 
   return (
     <Card withBorder padding="lg" component="article" aria-labelledby={`app-${app.applicationId}-name`}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-        <Stack gap={6} style={{ minWidth: 0 }}>
+      <div className={classes.header}>
+        <div className={classes.heading}>
           <Title
             order={2}
             size="h4"
             id={`app-${app.applicationId}-name`}
             lineClamp={2}
-            style={{ overflowWrap: 'anywhere' }}
+            className={classes.name}
           >
             {app.name}
           </Title>
@@ -67,49 +66,41 @@ export const ApplicationCard = memo(function ApplicationCard({
           >
             {t(`apps.state.${app.state}`)}
           </Badge>
-        </Stack>
-        {actions.length > 0 && <ApplicationMenu app={app} actions={actions} onAction={onAction} />}
-      </Group>
+        </div>
+        {/* Keyed by the app: the card is reused for other apps (see the grid), its menu and copy state are not. */}
+        {actions.length > 0 && (
+          <ApplicationMenu key={app.applicationId} app={app} actions={actions} onAction={onAction} />
+        )}
+      </div>
 
-      {/* Grows so the console buttons of a row line up whatever the name's length. */}
-      <Stack gap={6} mt="md" style={{ flexGrow: 1 }}>
+      <dl className={classes.fields}>
         <Field label={t('apps.card.id')}>
-          <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-            <Text size="sm" ff="monospace" truncate>
-              {app.applicationId}
-            </Text>
-            <CopyButton value={app.applicationId}>
-              {({ copied, copy }) => (
-                // No tooltip: one per card costs a grid of new cards more than the whole search does.
-                <ActionIcon
-                  variant="subtle"
-                  color={copied ? 'green' : 'gray'}
-                  size="sm"
-                  onClick={copy}
-                  aria-label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')}
-                >
-                  {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-                </ActionIcon>
-              )}
-            </CopyButton>
-          </Group>
+          <span className={classes.id}>{app.applicationId}</span>
+          <CopyButton key={app.applicationId} value={app.applicationId}>
+            {({ copied, copy }) => (
+              // No tooltip: one per card costs a grid of new cards more than the whole search does.
+              <ActionIcon
+                variant="subtle"
+                color={copied ? 'green' : 'gray'}
+                size="sm"
+                onClick={copy}
+                aria-label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')}
+              >
+                {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+              </ActionIcon>
+            )}
+          </CopyButton>
         </Field>
         <Field label={t(date.kind === 'created' ? 'apps.card.created' : 'apps.card.deactivated')}>
-          <Text size="sm">{date.date}</Text>
+          {date.date}
         </Field>
-        {showPlan && (
-          <Field label={t('apps.card.plan')}>
-            <Text size="sm">{app.planName}</Text>
-          </Field>
-        )}
-        <Field label={t('apps.card.region')}>
-          <Text size="sm">{REGIONS[app.region].name}</Text>
-        </Field>
-      </Stack>
+        {showPlan && <Field label={t('apps.card.plan')}>{app.planName}</Field>}
+        <Field label={t('apps.card.region')}>{REGIONS[app.region].name}</Field>
+      </dl>
 
       <Button
         variant="light"
-        mt="lg"
+        className={classes.console}
         disabled={!consoleUrl}
         onClick={consoleUrl ? () => onOpenConsole({ ...app, consoleUrl }) : undefined}
         rightSection={<IconExternalLink size={16} aria-hidden />}

@@ -22,10 +22,15 @@ interface FilterSelectProps<T extends string> {
 
 /**
  * Several values may be chosen; none chosen means any. Memoised (with stable options and
- * callbacks from the toolbar and the page): a search keystroke re-renders the toolbar twice (the
- * field, then the filtered grid), and each MultiSelect is a combobox with a popover.
+ * callbacks from the toolbar and the page): every search keystroke re-renders the toolbar, and
+ * each MultiSelect is a combobox with a popover.
  */
-const FilterSelect = memo(function FilterSelect<T extends string>({ label, options, value, onChange }: FilterSelectProps<T>) {
+const FilterSelect = memo(function FilterSelect<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: FilterSelectProps<T>) {
   const { t } = useTranslation();
   return (
     <MultiSelect
@@ -49,7 +54,10 @@ const REGION_OPTIONS = REGION_KEYS.map((region) => ({ value: region, label: REGI
 /** §2 search by name or ID, and plan and region filters. */
 export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
   const { t } = useTranslation();
-  const planOptions = useMemo(() => PLAN_KEYS.map((plan) => ({ value: plan, label: t(`apps.plan.${plan}`) })), [t]);
+  const planOptions = useMemo(
+    () => PLAN_KEYS.map((plan) => ({ value: plan, label: t(`apps.plan.${plan}`) })),
+    [t],
+  );
 
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">

@@ -63,7 +63,8 @@ export async function provisionApplication(deps: ProvisioningDeps, applicationId
       await sleep(Math.min(STATUS_POLL_INTERVAL_MS, Math.max(0, deadline - Date.now())));
       network = await regions.getNetwork(app.region, network.networkId);
     }
-    if (network.status !== 'active') throw new Error(`network ${network.networkId} is still ${network.status}`);
+    if (network.status !== 'active')
+      throw new Error(`network ${network.networkId} is still ${network.status}`);
     await markProvisioned(db, app.id);
   } catch (error) {
     await recordProvisioningAttempt(db, app.id, (error as Error).message);
@@ -72,49 +73,75 @@ export async function provisionApplication(deps: ProvisioningDeps, applicationId
   }
 }
 
-/** Starts the provisioning workers and re-enqueues apps left initializing without a live job. */
-export async function startProvisioning(boss: PgBoss, deps: ProvisioningDeps) {
-  await boss.createQueue(PROVISION_APPLICATION_QUEUE, {
-    name: PROVISION_APPLICATION_QUEUE,
-    retryLimit: deps.retryLimit,
-    retryDelay: deps.retryDelaySeconds,
-    retryBackoff: deps.retryDelaySeconds > 0,
-  });
-  for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {
-    await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await provisionApplication(deps, job.data.applicationId);
-    });
-  }
-  await requeueStalledProvisioning(boss, deps);
-}
-
-/** The job id is the application id, so enqueueing the same application twice is a no-op. */
-export async function enqueueProvisioning(boss: PgBoss, applicationId: string) {
-  await boss.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, { id: applicationId });
+/** How often an idle worker looks for due jobs: as often as a first retry can become due, within bounds. */
+function pollingIntervalSeconds(retryDelaySeconds: number) {
+  return Math.min(Math.max(retryDelaySeconds, 0.5), 5);
 }
 
 const LIVE_JOB_STATES = new Set(['created', 'retry', 'active']);
 
 /**
- * Finds applications still initializing whose job is missing (the enqueue failed, or the server
- * stopped in between) or ended (its retries were used up in a long outage) and starts a new job
- * for each. An ended job is deleted first because the job id is the application id. Returns how
- * many were re-enqueued.
+ * The provisioning queue of one server. Its workers poll only as often as retries need (polling
+ * runs on the portal's database, which with PGlite shares the server's thread); an application
+ * enqueued here wakes them at once.
  */
-export async function requeueStalledProvisioning(boss: PgBoss, deps: Pick<ProvisioningDeps, 'db' | 'log'>) {
-  let requeued = 0;
-  for (const applicationId of await listInitializingApplicationIds(deps.db)) {
-    const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
-    if (job && LIVE_JOB_STATES.has(job.state)) continue;
-    if (job) {
-      deps.log.error(
-        { applicationId, jobState: job.state, retries: job.retryCount },
-        'provisioning job ended with the application still initializing; starting a new job',
-      );
-      await boss.deleteJob(PROVISION_APPLICATION_QUEUE, applicationId);
+export class ProvisioningQueue {
+  private readonly workerIds: string[] = [];
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly deps: ProvisioningDeps,
+  ) {}
+
+  /** Starts the workers and re-enqueues apps left initializing without a live job. */
+  async start() {
+    const { boss, deps } = this;
+    await boss.createQueue(PROVISION_APPLICATION_QUEUE, {
+      name: PROVISION_APPLICATION_QUEUE,
+      retryLimit: deps.retryLimit,
+      retryDelay: deps.retryDelaySeconds,
+      retryBackoff: deps.retryDelaySeconds > 0,
+    });
+    const options = { pollingIntervalSeconds: pollingIntervalSeconds(deps.retryDelaySeconds) };
+    for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {
+      const workerId = await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, options, async ([job]) => {
+        if (job) await provisionApplication(deps, job.data.applicationId);
+      });
+      this.workerIds.push(workerId);
     }
-    await enqueueProvisioning(boss, applicationId);
-    requeued += 1;
+    await this.requeueStalled();
   }
-  return requeued;
+
+  /** The job id is the application id, so enqueueing the same application twice is a no-op. */
+  async enqueue(applicationId: string) {
+    await this.boss.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, {
+      id: applicationId,
+    });
+    for (const workerId of this.workerIds) this.boss.notifyWorker(workerId);
+  }
+
+  /**
+   * Finds applications still initializing whose job is missing (the enqueue failed, or the server
+   * stopped in between) or ended (its retries were used up in a long outage) and starts a new job
+   * for each. An ended job is deleted first because the job id is the application id. Returns how
+   * many were re-enqueued.
+   */
+  async requeueStalled() {
+    const { boss, deps } = this;
+    let requeued = 0;
+    for (const applicationId of await listInitializingApplicationIds(deps.db)) {
+      const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
+      if (job && LIVE_JOB_STATES.has(job.state)) continue;
+      if (job) {
+        deps.log.error(
+          { applicationId, jobState: job.state, retries: job.retryCount },
+          'provisioning job ended with the application still initializing; starting a new job',
+        );
+        await boss.deleteJob(PROVISION_APPLICATION_QUEUE, applicationId);
+      }
+      await this.enqueue(applicationId);
+      requeued += 1;
+    }
+    return requeued;
+  }
 }

@@ -2,11 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { createBoss } from '../../jobs/job-queue.ts';
-import {
-  enqueueProvisioning,
-  requeueStalledProvisioning,
-  startProvisioning,
-} from '../../jobs/provision-application.ts';
+import { ProvisioningQueue } from '../../jobs/provision-application.ts';
 import { regionAdminToken } from '../../regions/embedded-regions.ts';
 import { RegionClient } from '../../regions/region-client.ts';
 import { applicationsRoutes } from './applications.routes.ts';
@@ -30,20 +26,20 @@ export async function registerApplications(
     adminToken: regionAdminToken(config),
   });
   const boss = createBoss(database, (error) => app.log.error({ err: error }, 'job queue error'));
+  const provisioning = new ProvisioningQueue(boss, {
+    db,
+    regions,
+    pollMs: config.regionProvisioningPollMs,
+    retryDelaySeconds: config.provisioningRetryDelaySeconds,
+    retryLimit: config.provisioningRetryLimit,
+    log: app.log,
+  });
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await boss.start();
-    const provisioning = {
-      db,
-      regions,
-      pollMs: config.regionProvisioningPollMs,
-      retryDelaySeconds: config.provisioningRetryDelaySeconds,
-      retryLimit: config.provisioningRetryLimit,
-      log: app.log,
-    };
-    await startProvisioning(boss, provisioning);
+    await provisioning.start();
     sweep = setInterval(() => {
-      requeueStalledProvisioning(boss, provisioning).catch((error: unknown) => {
+      provisioning.requeueStalled().catch((error: unknown) => {
         app.log.error({ err: error }, 'provisioning sweep failed; the next one retries');
       });
     }, config.provisioningSweepSeconds * 1000);
@@ -59,10 +55,10 @@ export async function registerApplications(
     regions,
     productName: config.productName,
     authenticate: deps.authenticate,
-    // The app row is already stored: a failed enqueue is logged, and the worker re-enqueues
-    // applications left initializing when it starts.
+    // The app row is already stored: a failed enqueue is logged, and the sweep (at start and every
+    // PROVISIONING_SWEEP_SECONDS) enqueues applications left initializing without a job.
     enqueueProvisioning: (applicationId: string) =>
-      enqueueProvisioning(boss, applicationId).catch((error: unknown) => {
+      provisioning.enqueue(applicationId).catch((error: unknown) => {
         app.log.error({ err: error, applicationId }, 'could not enqueue provisioning');
       }),
   });

@@ -42,8 +42,6 @@ export const ApplicationCard = memo(function ApplicationCard({
   const actions = applicationActions(app.state, permissions);
   const date = cardDate(app);
   const consoleUrl = canOpenConsole(app) ? app.consoleUrl : null;
-  // Mantine's light green and orange text reach only about 3.7:1 on their tint; darker text keeps the tag's colour at 4.5:1.
-  const tagColor = stateTagColor(app.state);
 
   return (
     <Card withBorder padding="lg" component="article" aria-labelledby={`app-${app.applicationId}-name`}>
@@ -58,12 +56,7 @@ export const ApplicationCard = memo(function ApplicationCard({
           >
             {app.name}
           </Title>
-          <Badge
-            color={tagColor}
-            variant="light"
-            c={`color-mix(in srgb, var(--mantine-color-${tagColor}-light-color), black 30%)`}
-            w="fit-content"
-          >
+          <Badge color={stateTagColor(app.state)} variant="light" w="fit-content">
             {t(`apps.state.${app.state}`)}
           </Badge>
         </div>

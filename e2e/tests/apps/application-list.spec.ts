@@ -135,9 +135,11 @@ test.describe('application list', () => {
     users,
     baseURL,
   }) => {
-    await users.signedIn({ label: 'apps-card-reuse' });
-    const apps = new Applications(page.request, baseURL!);
-    await apps.create({ name: 'Alpha Reuse', plan: 'basic', region: 'EU' });
+    const { apps } = await adminWithOneApp(page, users, baseURL!, 'apps-card-reuse', {
+      name: 'Alpha Reuse',
+      plan: 'basic',
+      region: 'EU',
+    });
     await apps.create({ name: 'Beta Reuse', plan: 'basic', region: 'EU' });
     await apps.waitUntilAllActive(2);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

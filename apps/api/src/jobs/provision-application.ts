@@ -123,12 +123,10 @@ export class ProvisioningQueue {
   /**
    * Finds applications still initializing whose job is missing (the enqueue failed, or the server
    * stopped in between) or ended (its retries were used up in a long outage) and starts a new job
-   * for each. An ended job is deleted first because the job id is the application id. Returns how
-   * many were re-enqueued.
+   * for each. An ended job is deleted first because the job id is the application id.
    */
   async requeueStalled() {
     const { boss, deps } = this;
-    let requeued = 0;
     for (const applicationId of await listInitializingApplicationIds(deps.db)) {
       const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
       if (job && LIVE_JOB_STATES.has(job.state)) continue;
@@ -140,8 +138,6 @@ export class ProvisioningQueue {
         await boss.deleteJob(PROVISION_APPLICATION_QUEUE, applicationId);
       }
       await this.enqueue(applicationId);
-      requeued += 1;
     }
-    return requeued;
   }
 }

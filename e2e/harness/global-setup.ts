@@ -89,6 +89,7 @@ export default async function globalSetup(_config: FullConfig) {
     LOG_LEVEL: 'warn',
     // Every test signs up and in from the same loopback address; the per-account limits stay as configured.
     RATE_LIMIT_MAX_PER_IP: '1000',
+    RATE_LIMIT_MAIL_PER_IP: '1000',
   });
   const logFd = fs.openSync(serverLog, 'a');
   const server = spawn(process.execPath, [SERVER_ENTRY], { cwd: REPO_ROOT, env, stdio: ['ignore', logFd, logFd] });

@@ -23,6 +23,8 @@ import { publicConfigRoutes } from './modules/public-config/public-config.routes
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
 import { createAuthenticate } from './plugins/authenticate.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { createRateLimits } from './plugins/rate-limits.ts';
+import { registerRequestGuards } from './plugins/request-guards.ts';
 import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
 
 declare module 'fastify' {
@@ -51,6 +53,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestGuards(app, { publicUrl: config.publicUrl });
 
   const { db } = database;
   const secret = resolveAuthSecret(config.authSecret, config.dataDir);
@@ -58,9 +61,12 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   const auth = createAuth({ config, db, secret, mailer, log: app.log });
   const sessions = new SessionVerifier(db, secret, config.publicUrl);
   const authenticate = createAuthenticate(sessions);
+  const limits = createRateLimits(config.rateLimit);
   app.decorate('portal', { config, database, auth, mailer, sessions });
 
   await app.register(helmet, {
+    // HSTS only where the portal is served over https; on plain http it would pin a browser to nothing.
+    strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31_536_000 } : false,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -81,18 +87,18 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/api/health', async () => ({ status: 'ok' }));
-  await app.register(authRoutes({ auth, config }), { prefix: '/api/auth' });
+  await app.register(authRoutes({ auth, config, db, limits }), { prefix: '/api/auth' });
   await app.register(publicConfigRoutes(config), { prefix: '/api/v1/config' });
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
   await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
   await registerApplications(app, { config, database, authenticate });
   await app.register(membersRoutes({ db, authenticate }), { prefix: '/api/v1/members' });
   await app.register(rolesRoutes({ authenticate }), { prefix: '/api/v1/roles' });
-  const invitationDeps = { db, mailer, publicUrl: config.publicUrl, portalName: portalName(config), log: app.log };
+  const invitationDeps = { db, mailer, publicUrl: config.publicUrl, portalName: portalName(config), log: app.log, limits };
   await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), { prefix: '/api/v1/invitations' });
   await app.register(publicInvitationsRoutes({ ...invitationDeps, auth }), { prefix: '/api/invitations' });
   await mountEmbeddedRegions(app, { config, database });
-  if (config.nodeEnv !== 'production') {
+  if (config.devMailbox) {
     await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });
   }
 

@@ -32,8 +32,14 @@ const ConfigSchema = z
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
-    // Peers whose X-Forwarded-For is believed (Fastify trustProxy): true, false, or addresses/CIDRs.
-    TRUST_PROXY: z.string().trim().min(1).default('loopback'),
+    // Mail a client can make the portal send (verification, reset, invitations), per hour.
+    RATE_LIMIT_MAIL_PER_ADDRESS: z.coerce.number().int().positive().default(5),
+    RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().positive().default(50),
+    // Peers whose X-Forwarded-For is believed (Fastify trustProxy): none by default, so a client
+    // cannot pick its own address for the per-IP limits; name the proxy's address when there is one.
+    TRUST_PROXY: z.string().trim().min(1).default('false'),
+    // The development outbox shows every mailed code: `auto` mounts it only on a loopback HOST.
+    DEV_MAILBOX: z.enum(['auto', 'true', 'false']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REGION_SG_URL: optionalUrl,
     REGION_EU_URL: optionalUrl,
@@ -51,6 +57,9 @@ const ConfigSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when NODE_ENV=production' });
     }
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
       ctx.addIssue({
@@ -82,8 +91,16 @@ export interface Config {
     tutorial: string;
   };
   webDistDir: string | undefined;
-  rateLimit: { windowSeconds: number; maxPerIp: number; maxPerAccount: number };
+  rateLimit: {
+    windowSeconds: number;
+    maxPerIp: number;
+    maxPerAccount: number;
+    mailPerAddress: number;
+    mailPerIp: number;
+  };
   trustProxy: boolean | string;
+  /** Whether /dev/mailbox is mounted: only outside production, on a loopback host unless DEV_MAILBOX=true. */
+  devMailbox: boolean;
   logLevel: string;
   /** Each region's API base address, without a trailing slash. */
   regionUrls: Record<RegionKey, string>;
@@ -97,6 +114,12 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+}
 
 function parseTrustProxy(value: string): boolean | string {
   return value === 'true' || value === 'false' ? value === 'true' : value;
@@ -142,8 +165,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       maxPerIp: e.RATE_LIMIT_MAX_PER_IP,
       maxPerAccount: e.RATE_LIMIT_MAX_PER_ACCOUNT,
+      mailPerAddress: e.RATE_LIMIT_MAIL_PER_ADDRESS,
+      mailPerIp: e.RATE_LIMIT_MAIL_PER_IP,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    devMailbox: e.NODE_ENV !== 'production' && (e.DEV_MAILBOX === 'true' || (e.DEV_MAILBOX === 'auto' && isLoopbackHost(e.HOST))),
     logLevel: e.LOG_LEVEL,
     regionUrls: {
       SG: regionUrl(e.REGION_SG_URL, 'sg'),

@@ -16,7 +16,12 @@ async function main() {
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
-  const mail = app.portal.mailer.kind === 'outbox' ? `, mail in ${config.publicUrl}/dev/mailbox` : '';
+  const mail =
+    app.portal.mailer.kind !== 'outbox'
+      ? ''
+      : config.devMailbox
+        ? `, mail in ${config.publicUrl}/dev/mailbox (readable by anyone who reaches this port)`
+        : ', mail kept in the database outbox; /dev/mailbox is not mounted (HOST is not loopback; DEV_MAILBOX=true mounts it)';
   console.log(`Developer portal ready at ${config.publicUrl} (${where}${mail})`);
 }
 

@@ -25,10 +25,25 @@ describe('loadConfig', () => {
     expect(load).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
   });
 
-  it('starts in production once AUTH_SECRET is set', () => {
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET });
+  it('starts in production once AUTH_SECRET and SMTP_URL are set, and never mounts the dev mailbox there', () => {
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://mail.example.com:587', DEV_MAILBOX: 'true' });
     expect(config.nodeEnv).toBe('production');
     expect(config.authSecret).toBe(SECRET);
+    expect(config.devMailbox).toBe(false);
+  });
+
+  it('refuses to start in production without SMTP_URL, where mail would only reach the dev outbox', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET })).toThrow(
+      'Invalid configuration: SMTP_URL is required when NODE_ENV=production',
+    );
+  });
+
+  it('mounts the dev mailbox only on a loopback host unless DEV_MAILBOX says otherwise', () => {
+    expect(loadConfig({}).devMailbox).toBe(true);
+    expect(loadConfig({ HOST: '::1' }).devMailbox).toBe(true);
+    expect(loadConfig({ HOST: '0.0.0.0' }).devMailbox).toBe(false);
+    expect(loadConfig({ HOST: '0.0.0.0', DEV_MAILBOX: 'true' }).devMailbox).toBe(true);
+    expect(loadConfig({ DEV_MAILBOX: 'false' }).devMailbox).toBe(false);
   });
 
   it('defaults to the embedded database, port 3000 on loopback and its own origin', () => {
@@ -37,8 +52,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
   });
 
-  it('trusts X-Forwarded-For only from loopback unless told otherwise', () => {
-    expect(loadConfig({}).trustProxy).toBe('loopback');
+  it('trusts no proxy unless told which', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).trustProxy).toBe('10.0.0.0/8, 192.168.0.1');

@@ -15,6 +15,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     // Every request comes from one address; rate-limit.test.ts sets real limits.
     RATE_LIMIT_MAX_PER_IP: '10000',
     RATE_LIMIT_MAX_PER_ACCOUNT: '10000',
+    RATE_LIMIT_MAIL_PER_ADDRESS: '10000',
+    RATE_LIMIT_MAIL_PER_IP: '10000',
     ...env,
   });
 }

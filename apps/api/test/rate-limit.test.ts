@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_BACKOFF_AFTER_FAILURES, SIGN_IN_BACKOFF_SPACING_MS } from '../src/plugins/rate-limits.ts';
 import { STRONG_PASSWORD, useTestApp, expectApiError, jsonRequest, signUpVerifiedUser } from './helper.ts';
 
 const MAX_PER_ACCOUNT = 3;
@@ -8,21 +9,29 @@ const MAX_PER_IP = 5;
 const testApp = useTestApp({
   RATE_LIMIT_MAX_PER_ACCOUNT: String(MAX_PER_ACCOUNT),
   RATE_LIMIT_MAX_PER_IP: String(MAX_PER_IP),
+  // The mail limits are hourly; here they equal the others so one set of cases covers both.
+  RATE_LIMIT_MAIL_PER_ADDRESS: String(MAX_PER_ACCOUNT),
+  RATE_LIMIT_MAIL_PER_IP: String(MAX_PER_IP),
 });
+const behindProxy = useTestApp({ RATE_LIMIT_MAX_PER_IP: String(MAX_PER_IP), TRUST_PROXY: 'loopback' });
 let app: FastifyInstance;
 
 beforeAll(() => {
   app = testApp.app;
 });
 
+const wrongPassword = (email: string) => ({ email, password: 'Wr0ng!Password-x' });
+
 const limitedPaths = [
-  ['sign-in', '/api/auth/sign-in/email', (email: string) => ({ email, password: 'Wr0ng!Password-x' })],
+  ['sign-in', '/api/auth/sign-in/email', wrongPassword],
   ['sign-up', '/api/auth/sign-up/email', (email: string) => ({ email, password: STRONG_PASSWORD, name: 'x' })],
   ['verification resend', '/api/auth/email-otp/send-verification-otp', (email: string) => ({ email, type: 'email-verification' })],
   ['email verification', '/api/auth/email-otp/verify-email', (email: string) => ({ email, otp: '000000' })],
   ['password reset request', '/api/auth/email-otp/request-password-reset', (email: string) => ({ email })],
   ['password reset', '/api/auth/email-otp/reset-password', (email: string) => ({ email, otp: '000000', password: STRONG_PASSWORD })],
 ] as const;
+/** Every limited path but sign-in counts per address whatever the client; sign-in has its own rules below. */
+const perAddressPaths = limitedPaths.filter(([slug]) => slug !== 'sign-in');
 
 let nextAddress = 0;
 /** A client address no other test uses (TEST-NET-2, RFC 5737). */
@@ -36,7 +45,7 @@ function attempt(url: string, body: unknown, remoteAddress: string, headers: Rec
   return { ...request, remoteAddress, headers: { ...request.headers, ...headers } };
 }
 
-describe.each(limitedPaths)('%s', (slug, url, bodyFor) => {
+describe.each(perAddressPaths)('%s', (slug, url, bodyFor) => {
   const tag = slug.replace(/\W+/g, '-');
 
   it(`refuses the attempt after ${MAX_PER_ACCOUNT} for one account, whatever the address`, async () => {
@@ -56,6 +65,11 @@ describe.each(limitedPaths)('%s', (slug, url, bodyFor) => {
     expect(other.statusCode).not.toBe(429);
   });
 
+});
+
+describe.each(limitedPaths)('%s', (slug, url, bodyFor) => {
+  const tag = slug.replace(/\W+/g, '-');
+
   it(`refuses the attempt after ${MAX_PER_IP} from one address, whatever the account`, async () => {
     const address = freshAddress();
     for (let i = 0; i < MAX_PER_IP; i += 1) {
@@ -72,33 +86,75 @@ describe.each(limitedPaths)('%s', (slug, url, bodyFor) => {
 });
 
 describe('sign-in limits', () => {
-  it('refuses even the right password once the account is limited', async () => {
+  const signInAttempt = (email: string, password: string, address: string) =>
+    app.inject(attempt('/api/auth/sign-in/email', { email, password }, address));
+
+  it("lets the owner in from another address while a stranger's address is locked out of the account", async () => {
     const email = 'owner@acme.io';
     await signUpVerifiedUser(app, email);
-    for (let i = 0; i < MAX_PER_ACCOUNT - 1; i += 1) {
-      await app.inject(attempt('/api/auth/sign-in/email', { email, password: 'Wr0ng!Password-x' }, freshAddress()));
+    const stranger = freshAddress();
+    for (let i = 0; i < MAX_PER_ACCOUNT; i += 1) {
+      expect((await signInAttempt(email, 'Wr0ng!Password-x', stranger)).statusCode).toBe(401);
     }
-    const refused = await app.inject(attempt('/api/auth/sign-in/email', { email, password: STRONG_PASSWORD }, freshAddress()));
-    expectApiError(refused, 429, 'RATE_LIMITED');
-    expect(refused.headers['set-cookie']).toBeUndefined();
+    expectApiError(await signInAttempt(email, STRONG_PASSWORD, stranger), 429, 'RATE_LIMITED');
+
+    const owner = await signInAttempt(email, STRONG_PASSWORD, freshAddress());
+    expect(owner.statusCode).toBe(200);
+    expect(owner.headers['set-cookie']).toBeDefined();
   });
 
-  it('counts a client that is not a trusted proxy by its own address, whatever X-Forwarded-For it sends', async () => {
-    const address = '203.0.113.7';
-    const responses = [];
-    for (let i = 0; i <= MAX_PER_IP; i += 1) {
-      const spoofed = { 'x-forwarded-for': `192.0.2.${i + 1}` };
-      responses.push(await app.inject(attempt('/api/auth/sign-in/email', { email: `spoof-${i}@acme.io`, password: 'x' }, address, spoofed)));
+  it('counts only failures against an address and an account, so signing in again and again is never limited', async () => {
+    const email = 'regular@acme.io';
+    await signUpVerifiedUser(app, email);
+    const address = freshAddress();
+    for (let i = 0; i < MAX_PER_ACCOUNT + 1; i += 1) {
+      expect((await signInAttempt(email, STRONG_PASSWORD, address)).statusCode).toBe(200);
     }
-    expect(responses.slice(0, MAX_PER_IP).map((r) => r.statusCode)).not.toContain(429);
-    expectApiError(responses[MAX_PER_IP]!, 429, 'RATE_LIMITED');
   });
 
-  it('counts the clients behind a proxy on this host separately', async () => {
+  it(`spaces attempts on an account after ${SIGN_IN_BACKOFF_AFTER_FAILURES} failures from anywhere, for seconds only`, async () => {
+    const email = 'target@acme.io';
+    await signUpVerifiedUser(app, email);
+    // Failures spread over addresses, each staying under its own limit, as a botnet would.
+    let address = freshAddress();
+    for (let failure = 0; failure < SIGN_IN_BACKOFF_AFTER_FAILURES; failure += 1) {
+      if (failure % MAX_PER_ACCOUNT === 0) address = freshAddress();
+      expect((await signInAttempt(email, 'Wr0ng!Password-x', address)).statusCode).toBe(401);
+    }
+    // The brake admits one attempt per spacing: a guess takes the slot, the owner right after waits.
+    expect((await signInAttempt(email, 'Wr0ng!Password-x', freshAddress())).statusCode).toBe(401);
+    const ownerAddress = freshAddress();
+    const braked = await signInAttempt(email, STRONG_PASSWORD, ownerAddress);
+    expectApiError(braked, 429, 'RATE_LIMITED');
+    expect(braked.headers['set-cookie']).toBeUndefined();
+    const retryAfter = Number(braked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_BACKOFF_SPACING_MS / 1000);
+
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    const owner = await signInAttempt(email, STRONG_PASSWORD, ownerAddress);
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('counts a client by its own address by default, whatever X-Forwarded-For it sends, even from loopback', async () => {
+    for (const address of ['203.0.113.7', '127.0.0.9']) {
+      const responses = [];
+      for (let i = 0; i <= MAX_PER_IP; i += 1) {
+        const spoofed = { 'x-forwarded-for': `192.0.2.${i + 1}` };
+        responses.push(
+          await app.inject(attempt('/api/auth/sign-in/email', wrongPassword(`spoof-${address}-${i}@acme.io`), address, spoofed)),
+        );
+      }
+      expect(responses.slice(0, MAX_PER_IP).map((r) => r.statusCode)).not.toContain(429);
+      expectApiError(responses[MAX_PER_IP]!, 429, 'RATE_LIMITED');
+    }
+  });
+
+  it('counts the clients behind a proxy named in TRUST_PROXY separately', async () => {
     for (let i = 0; i <= MAX_PER_IP; i += 1) {
       const client = { 'x-forwarded-for': `192.0.2.${100 + i}` };
-      const response = await app.inject(
-        attempt('/api/auth/sign-in/email', { email: `proxied-${i}@acme.io`, password: 'x' }, '127.0.0.1', client),
+      const response = await behindProxy.app.inject(
+        attempt('/api/auth/sign-in/email', wrongPassword(`proxied-${i}@acme.io`), '127.0.0.1', client),
       );
       expect(response.statusCode).not.toBe(429);
     }

@@ -4,6 +4,12 @@ import { messages, type MessageKey } from './messages.ts';
 /** Every error the API answers, with its HTTP status and default message key. */
 export const ERROR_DEFINITIONS = {
   VALIDATION_ERROR: { status: 400, message: 'errors.validation' },
+  BAD_REQUEST: { status: 400, message: 'errors.badRequest' },
+  CONTROL_CHARACTER: { status: 400, message: 'errors.controlCharacter' },
+  CROSS_ORIGIN_REQUEST: { status: 403, message: 'errors.crossOrigin' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'errors.unsupportedMediaType' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'errors.payloadTooLarge' },
+  TOO_MANY_ATTEMPTS: { status: 403, message: 'errors.tooManyAttempts' },
   UNAUTHORIZED: { status: 401, message: 'errors.unauthorized' },
   FORBIDDEN: { status: 403, message: 'errors.forbidden' },
   NOT_FOUND: { status: 404, message: 'errors.notFound' },

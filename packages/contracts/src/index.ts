@@ -7,3 +7,4 @@ export * from './account.ts';
 export * from './applications.ts';
 export * from './region.ts';
 export * from './members.ts';
+export * from './control-characters.ts';

@@ -1,19 +1,97 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '@portal/contracts';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { Auth } from './auth.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import type { RateLimits } from '../plugins/rate-limits.ts';
+import { SESSION_COOKIE_NAME, type Auth } from './auth.ts';
+import { codeAttempts, type CodePurpose } from './code-attempts.ts';
 
-/** better-auth endpoints that guess or spend something: limited per IP and per account. */
-const LIMITED_PATHS = new Set([
-  '/api/auth/sign-in/email',
-  '/api/auth/sign-up/email',
-  '/api/auth/email-otp/send-verification-otp',
-  '/api/auth/email-otp/verify-email',
-  '/api/auth/email-otp/request-password-reset',
-  '/api/auth/forget-password/email-otp',
-  '/api/auth/email-otp/reset-password',
-]);
+interface EnabledEndpoint {
+  method: 'GET' | 'POST';
+  /** Why the portal needs it; docs/security.md lists the same endpoints. */
+  use: string;
+  /** Limits and guards applied before better-auth sees the request. */
+  guard?: (context: GuardContext) => Promise<void> | void;
+  /** Runs after better-auth answered (for limits that count only failures). */
+  after?: (context: GuardContext, status: number) => void;
+}
+
+interface GuardContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  email: string | undefined;
+  limits: RateLimits;
+  attempts: ReturnType<typeof codeAttempts>;
+}
+
+function checkCode(endpoint: string, purpose: CodePurpose) {
+  return async ({ request, reply, email, limits, attempts }: GuardContext) => {
+    limits.perIp(request, reply, endpoint);
+    if (!email) return;
+    limits.perAddress(reply, endpoint, email);
+    if (!(await attempts.admit(purpose, email))) throw new AppError('TOO_MANY_ATTEMPTS');
+  };
+}
+
+function sendsMail(endpoint: string, kind: Parameters<RateLimits['mail']>[2]) {
+  return ({ request, reply, email, limits }: GuardContext) => {
+    limits.perIp(request, reply, endpoint);
+    limits.mail(request, reply, kind, email ? [email] : []);
+  };
+}
+
+/**
+ * The better-auth endpoints the portal uses; every other path better-auth or its plugins define
+ * (sign-in by mailed code, change-password, update-user, …) answers 404 before better-auth sees it.
+ */
+export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
+  '/sign-up/email': { method: 'POST', use: 'sign-up with a corporate address', guard: sendsMail('sign-up', 'sign-up') },
+  '/sign-in/email': {
+    method: 'POST',
+    use: 'sign-in with email and password',
+    guard: ({ request, reply, email, limits }) => {
+      limits.perIp(request, reply, 'sign-in');
+      if (email) limits.beforeSignIn(request, reply, email);
+    },
+    after: ({ request, email, limits }, status) => {
+      if (email && status === 401) limits.signInFailed(request, email);
+    },
+  },
+  '/sign-out': { method: 'POST', use: 'sign-out (/logout)' },
+  '/email-otp/send-verification-otp': {
+    method: 'POST',
+    use: 'resend the verification code (/verify-email, /email-expired); only type email-verification',
+    guard: sendsMail('send-verification', 'verification'),
+  },
+  '/email-otp/verify-email': {
+    method: 'POST',
+    use: 'confirm the address with the mailed code (/confirm-user)',
+    guard: checkCode('verify-email', 'email-verification'),
+  },
+  '/email-otp/request-password-reset': {
+    method: 'POST',
+    use: 'mail a password reset code (/password/reset)',
+    guard: sendsMail('request-password-reset', 'password-reset'),
+  },
+  '/email-otp/reset-password': {
+    method: 'POST',
+    use: 'set a new password with the mailed code (/password/renew)',
+    guard: checkCode('reset-password', 'forget-password'),
+  },
+  '/token': { method: 'GET', use: 'the 1-hour access token that opens a regional session' },
+  '/jwks': { method: 'GET', use: 'the public keys regions verify access tokens with' },
+};
+
+/** Added only when Google sign-in is configured. */
+const GOOGLE_ENDPOINTS: Record<string, EnabledEndpoint> = {
+  '/sign-in/social': {
+    method: 'POST',
+    use: 'start Google sign-in',
+    guard: ({ request, reply, limits }) => limits.perIp(request, reply, 'sign-in-social'),
+  },
+  '/callback/google': { method: 'GET', use: "Google's redirect back to the portal" },
+};
 
 /** The parsed body again as JSON; one nested too deeply to serialise is refused, not a 500. */
 function serializeBody(body: unknown): string {
@@ -25,39 +103,66 @@ function serializeBody(body: unknown): string {
   }
 }
 
-/** True when better-auth answered with an error body of its own (`{code, message}`). */
-function isErrorBody(payload: Buffer | null): boolean {
-  if (!payload) return false;
-  try {
-    return typeof (JSON.parse(payload.toString('utf8')) as { code?: unknown } | null)?.code === 'string';
-  } catch {
-    return false;
-  }
-}
-
 function emailOf(body: unknown): string | undefined {
   const email = (body as { email?: unknown } | null)?.email;
   return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : undefined;
 }
 
-/** Mounts better-auth's fetch handler under /api/auth, behind the portal's rate limiter. */
-export function authRoutes(deps: { auth: Auth; config: Config }) {
-  const { auth, config } = deps;
-  const limiter = new RateLimiter(config.rateLimit.windowSeconds * 1000);
+const CODE_FOR_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
 
-  const enforceRateLimit = (request: FastifyRequest, reply: FastifyReply, pathname: string) => {
-    if (request.method !== 'POST' || !LIMITED_PATHS.has(pathname)) return;
-    const email = emailOf(request.body);
-    const checks = [limiter.hit(`ip:${pathname}:${request.ip}`, config.rateLimit.maxPerIp)];
-    if (email) checks.push(limiter.hit(`account:${pathname}:${email}`, config.rateLimit.maxPerAccount));
-    const refused = checks.find((c) => !c.allowed);
-    if (refused && !refused.allowed) {
-      reply.header('retry-after', String(refused.retryAfterSeconds));
-      throw new AppError('RATE_LIMITED', {
-        message: `Too many attempts. Please wait ${refused.retryAfterSeconds} seconds and try again.`,
-      });
-    }
-  };
+/**
+ * better-auth's error answers in the portal's `{code, message}` shape: its own codes are kept (the
+ * web app maps them), a missing code or message is filled in from the status, and a 5xx is logged
+ * and answered as the portal's internal error.
+ */
+function portalErrorBody(status: number, payload: Buffer | null, log: FastifyBaseLogger): Buffer {
+  const body = parseObject(payload);
+  if (status >= 500) {
+    log.error({ status, body }, 'identity endpoint failed');
+    return Buffer.from(JSON.stringify(new AppError('INTERNAL_ERROR').toBody()));
+  }
+  const fallback = CODE_FOR_STATUS[status] ?? 'BAD_REQUEST';
+  const code = typeof body.code === 'string' && body.code ? body.code : fallback;
+  const message = typeof body.message === 'string' && body.message ? body.message : new AppError(fallback).message;
+  return Buffer.from(JSON.stringify({ ...body, code, message }));
+}
+
+/** The JSON object in a payload, or an empty one when it is empty, not JSON or not an object. */
+function parseObject(payload: Buffer | null): Record<string, unknown> {
+  if (!payload || payload.length === 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(payload.toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * On https only the `__Secure-` session cookie may count: a plain one could have been planted by a
+ * sibling host or over http, so it is dropped before better-auth reads the cookies.
+ */
+function withoutPlainSessionCookie(cookie: string): string {
+  return cookie
+    .split(';')
+    .filter((part) => !part.trim().startsWith(`${SESSION_COOKIE_NAME}=`))
+    .join(';');
+}
+
+/** Mounts better-auth's fetch handler under /api/auth: only the enabled endpoints, each behind its limits. */
+export function authRoutes(deps: { auth: Auth; config: Config; db: Db; limits: RateLimits }) {
+  const { auth, config, limits } = deps;
+  const attempts = codeAttempts(deps.db);
+  const endpoints = config.google ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS } : ENABLED_AUTH_ENDPOINTS;
+  const secureCookies = config.publicUrl.startsWith('https:');
 
   return async (app: FastifyInstance) => {
     app.route({
@@ -65,11 +170,16 @@ export function authRoutes(deps: { auth: Auth; config: Config }) {
       url: '/*',
       async handler(request, reply) {
         const url = new URL(request.url, config.publicUrl);
-        enforceRateLimit(request, reply, url.pathname);
+        const endpoint = endpoints[url.pathname.slice('/api/auth'.length)];
+        if (!endpoint || endpoint.method !== request.method) throw new AppError('NOT_FOUND');
+        const context: GuardContext = { request, reply, email: emailOf(request.body), limits, attempts };
+        await endpoint.guard?.(context);
+
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {
           if (value === undefined) continue;
-          headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          const joined = Array.isArray(value) ? value.join(', ') : value;
+          headers.set(name, name === 'cookie' && secureCookies ? withoutPlainSessionCookie(joined) : joined);
         }
         const response = await auth.handler(
           new Request(url, {
@@ -78,15 +188,18 @@ export function authRoutes(deps: { auth: Auth; config: Config }) {
             body: request.method === 'POST' && request.body !== undefined ? serializeBody(request.body) : undefined,
           }),
         );
+        endpoint.after?.(context, response.status);
         const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-        // better-auth answers a path it does not know with an empty 404; the portal's 404 is JSON.
-        if (response.status === 404 && !isErrorBody(payload)) throw new AppError('NOT_FOUND');
         reply.status(response.status);
         response.headers.forEach((value, name) => {
-          if (name !== 'set-cookie') reply.header(name, value);
+          if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
         });
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header('set-cookie', cookies);
+        if (response.status >= 400) {
+          reply.header('content-type', 'application/json; charset=utf-8');
+          return reply.send(portalErrorBody(response.status, payload, request.log));
+        }
         return reply.send(payload);
       },
     });

@@ -20,6 +20,7 @@ import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
+import { codeAttempts } from './code-attempts.ts';
 
 export const SESSION_COOKIE_PREFIX = 'portal';
 export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
@@ -46,7 +47,10 @@ const FORM_SCHEMAS: Record<string, z.ZodType> = {
     // The display name starts as the address's local part; it is stored, so it is bounded too.
     name: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(255, 'validation.tooLong'),
   }),
-  '/email-otp/send-verification-otp': ResendVerificationRequestSchema,
+  // Only the verification code can be asked for: sign-in by mailed code is not a portal feature.
+  '/email-otp/send-verification-otp': ResendVerificationRequestSchema.extend({
+    type: z.literal('email-verification', { error: 'errors.validation' }),
+  }),
   '/email-otp/request-password-reset': PasswordResetRequestSchema,
   // A reset must not weaken an account: the new password meets the sign-up policy (decision 002).
   '/email-otp/reset-password': PasswordResetRequestSchema.extend({
@@ -76,6 +80,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       log.error({ err: error, to: mail.to, subject: mail.subject }, 'mail delivery failed');
     }
   };
+  const attempts = codeAttempts(db);
   const linkTo = (pathname: string, params: Record<string, string>) =>
     `${config.publicUrl}${pathname}?${new URLSearchParams(params).toString()}`;
 
@@ -165,6 +170,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         allowedAttempts: 5,
         storeOTP: 'hashed',
         async sendVerificationOTP({ email, otp, type }) {
+          if (type === 'email-verification' || type === 'forget-password') await attempts.reset(type, email);
           const common = { to: email, portalName: portalName(config), code: otp, expiresInMinutes: OTP_TTL_SECONDS / 60 };
           if (type === 'email-verification') {
             await sendMail(

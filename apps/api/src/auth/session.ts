@@ -83,12 +83,18 @@ export class SessionVerifier {
   private readonly hmacKey: Buffer;
   private readonly lookups: Record<'token' | 'id', ReturnType<typeof prepareSessionLookup>>;
   private jwks: ReturnType<typeof createLocalJWKSet> | undefined;
+  /**
+   * The one session cookie that counts: on https only the `__Secure-` one, which only a secure
+   * response can set, so a plain cookie planted over http or by a sibling host is never read.
+   */
+  private readonly cookieName: string;
 
   constructor(
     private readonly db: Db,
     secret: string,
     private readonly issuer: string,
   ) {
+    this.cookieName = issuer.startsWith('https:') ? SECURE_COOKIE_NAME : SESSION_COOKIE_NAME;
     this.hmacKey = Buffer.from(secret, 'utf8');
     this.lookups = { token: prepareSessionLookup(db, 'token'), id: prepareSessionLookup(db, 'id') };
   }
@@ -113,7 +119,7 @@ export class SessionVerifier {
   async fromHeaders(headers: { cookie?: string; authorization?: string }): Promise<SessionUser | undefined> {
     const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
     if (bearer) return this.fromAccessToken(bearer);
-    const raw = readCookie(headers.cookie, SESSION_COOKIE_NAME) ?? readCookie(headers.cookie, SECURE_COOKIE_NAME);
+    const raw = readCookie(headers.cookie, this.cookieName);
     if (!raw) return undefined;
     const token = this.tokenFromCookieValue(raw);
     return token ? this.lookup('token', token) : undefined;

@@ -77,6 +77,17 @@ export const verification = pgTable(
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );
 
+/**
+ * Guesses at one mailed code (`email-verification:<address>` or `forget-password:<address>`),
+ * counted by one atomic upsert per guess so parallel guesses cannot share a count; reset when a new
+ * code is sent.
+ */
+export const codeAttempt = pgTable('code_attempt', {
+  identifier: text('identifier').primaryKey(),
+  attempts: integer('attempts').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const jwks = pgTable('jwks', {
   id: text('id').primaryKey(),
   publicKey: text('public_key').notNull(),

@@ -15,10 +15,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from '../../auth/auth.ts';
 import { AppError } from '../../errors.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import type { RateLimits } from '../../plugins/rate-limits.ts';
 import { invitationsService, type InvitationsDeps } from './invitations.service.ts';
 
 /** /api/v1/invitations: the organisation's open invitations, for members who may see or send them. */
-export function invitationsRoutes(deps: InvitationsDeps & { authenticate: preHandlerHookHandler }) {
+export function invitationsRoutes(
+  deps: InvitationsDeps & { authenticate: preHandlerHookHandler; limits: RateLimits },
+) {
+  const { limits } = deps;
   const service = invitationsService(deps);
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -32,7 +36,10 @@ export function invitationsRoutes(deps: InvitationsDeps & { authenticate: preHan
 
     r.post(
       '/',
-      { schema: { body: CreateInvitationsRequestSchema, response: { 201: CreateInvitationsResponseSchema } } },
+      {
+        schema: { body: CreateInvitationsRequestSchema, response: { 201: CreateInvitationsResponseSchema } },
+        preHandler: async (request, reply) => limits.mail(request, reply, 'invitation', request.body.emails),
+      },
       async (request, reply) => reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
     );
 
@@ -43,7 +50,10 @@ export function invitationsRoutes(deps: InvitationsDeps & { authenticate: preHan
 
     r.post(
       '/:invitationId/resend',
-      { schema: { params: InvitationIdParamsSchema, response: { 200: InvitationSchema } } },
+      {
+        schema: { params: InvitationIdParamsSchema, response: { 200: InvitationSchema } },
+        preHandler: async (request, reply) => limits.mail(request, reply, 'invitation', [request.params.invitationId]),
+      },
       async (request) => service.resend(requireSessionUser(request), request.params.invitationId),
     );
   };
@@ -53,10 +63,12 @@ export function invitationsRoutes(deps: InvitationsDeps & { authenticate: preHan
  * /api/invitations: the invitee's side, before they have an account. The code in the mailed link
  * is the credential; confirming creates the account and signs the invitee in.
  */
-export function publicInvitationsRoutes(deps: InvitationsDeps & { auth: Auth }) {
+export function publicInvitationsRoutes(deps: InvitationsDeps & { auth: Auth; limits: RateLimits }) {
   const service = invitationsService(deps);
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    // The code is the credential: guesses are limited per client IP (codes are 256 bits, decision 009).
+    r.addHook('onRequest', async (request, reply) => deps.limits.perIp(request, reply, 'invitation-code'));
 
     r.post(
       '/verify',

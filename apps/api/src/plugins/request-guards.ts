@@ -1,0 +1,73 @@
+import { findControlCharacter } from '@portal/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+
+const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Where browsers send the portal's session cookie; the regions' own APIs check their own callers. */
+const PORTAL_API_PREFIXES = ['/api/', '/dev/'];
+
+function originOf(value: string): string | undefined {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPortalApi(url: string): boolean {
+  return PORTAL_API_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
+
+/**
+ * A state-changing call must come from the portal's own pages: its Origin (or, without one, its
+ * Referer) must be the portal's. A call naming neither is refused when it carries a cookie, since
+ * every browser names the origin of a cross-site POST; clients without a cookie (the bearer token,
+ * server-to-server calls) have nothing a forged request could ride on. SameSite=Lax cookies already
+ * stop today's browsers; this holds for older ones and for a cookie set without the attribute.
+ */
+function assertSameOrigin(request: FastifyRequest, portalOrigin: string) {
+  const { origin, referer, cookie } = request.headers;
+  const claimed = origin ?? referer;
+  if (claimed === undefined) {
+    if (cookie) throw new AppError('CROSS_ORIGIN_REQUEST');
+    return;
+  }
+  if (originOf(claimed) !== portalOrigin) throw new AppError('CROSS_ORIGIN_REQUEST');
+}
+
+/** Bodies are JSON only: a text/plain or form body is what a cross-site form can send without a preflight. */
+function assertJsonBody(request: FastifyRequest) {
+  const contentType = request.headers['content-type'];
+  if (contentType === undefined) return;
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+}
+
+/** Control characters are refused before any handler, naming the field, so none reaches SQL or a region. */
+function assertNoControlCharacters(request: FastifyRequest) {
+  const sources = [
+    ['params', request.params],
+    ['query', request.query],
+    ['body', request.body],
+  ] as const;
+  for (const [source, value] of sources) {
+    const field = findControlCharacter(value, source);
+    if (field !== undefined) throw new AppError('CONTROL_CHARACTER', { field });
+  }
+}
+
+/** Checks every request makes before its route: same origin and JSON for changes, no control characters. */
+export function registerRequestGuards(app: FastifyInstance, options: { publicUrl: string }) {
+  const portalOrigin = new URL(options.publicUrl).origin;
+  // Fastify would otherwise parse text/plain bodies into strings; the portal's API takes JSON only.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request) => {
+    const path = request.url;
+    if (!STATE_CHANGING_METHODS.has(request.method) || !isPortalApi(path)) return;
+    assertSameOrigin(request, portalOrigin);
+    assertJsonBody(request);
+  });
+  app.addHook('preValidation', async (request) => {
+    assertNoControlCharacters(request);
+  });
+}

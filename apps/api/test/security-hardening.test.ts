@@ -127,10 +127,10 @@ describe('mail a client can ask for', () => {
     await signUp(app, email);
     const statuses: number[] = [];
     for (let request = 0; request < 10; request += 1) {
-      const response = await app.inject(
-        jsonRequest('POST', '/api/auth/email-otp/send-verification-otp', { email, type: 'email-verification' }),
-        { remoteAddress: `192.0.2.${request + 1}` } as never,
-      );
+      const response = await app.inject({
+        ...jsonRequest('POST', '/api/auth/email-otp/send-verification-otp', { email, type: 'email-verification' }),
+        remoteAddress: `192.0.2.${request + 1}`,
+      });
       statuses.push(response.statusCode);
       if (response.statusCode === 429) expectApiError(response, 429, 'RATE_LIMITED');
     }

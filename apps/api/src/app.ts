@@ -92,7 +92,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
   await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
   await registerApplications(app, { config, database, authenticate });
-  await app.register(membersRoutes({ db, authenticate }), { prefix: '/api/v1/members' });
+  await app.register(membersRoutes({ db, authenticate, limits }), { prefix: '/api/v1/members' });
   await app.register(rolesRoutes({ authenticate }), { prefix: '/api/v1/roles' });
   const invitationDeps = { db, mailer, publicUrl: config.publicUrl, portalName: portalName(config), log: app.log, limits };
   await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), { prefix: '/api/v1/invitations' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_BACKOFF_AFTER_FAILURES, SIGN_IN_BACKOFF_SPACING_MS } from '../src/plugins/rate-limits.ts';
-import { STRONG_PASSWORD, useTestApp, expectApiError, jsonRequest, signUpVerifiedUser } from './helper.ts';
+import { STRONG_PASSWORD, expectApiError, jsonRequest, setUpOrganization, signUpVerifiedUser, useTestApp } from './helper.ts';
 
 const MAX_PER_ACCOUNT = 3;
 const MAX_PER_IP = 5;
@@ -158,5 +158,19 @@ describe('sign-in limits', () => {
       );
       expect(response.statusCode).not.toBe(429);
     }
+  });
+});
+
+describe('password change', () => {
+  it(`refuses a wrong current password after ${MAX_PER_ACCOUNT} tries on one account, so a session cannot guess it`, async () => {
+    const cookie = await setUpOrganization(app, 'changer@acme.io');
+    const { id } = (await app.inject(jsonRequest('GET', '/api/v1/members/me', undefined, cookie))).json() as { id: string };
+    const change = (currentPassword: string) =>
+      app.inject({
+        ...jsonRequest('PUT', `/api/v1/members/${id}/password`, { currentPassword, newPassword: 'An0ther!Passw0rd', confirmPassword: 'An0ther!Passw0rd' }, cookie),
+        remoteAddress: freshAddress(),
+      });
+    for (let i = 0; i < MAX_PER_ACCOUNT; i += 1) expectApiError(await change('Wr0ng!Password-x'), 400, 'INVALID_PASSWORD');
+    expectApiError(await change(STRONG_PASSWORD), 429, 'RATE_LIMITED');
   });
 });

@@ -12,10 +12,11 @@ import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import type { RateLimits } from '../../plugins/rate-limits.ts';
 import { listRoles, membersService } from './members.service.ts';
 
 /** /api/v1/members: the organisation's members, each call checked against the caller's role. */
-export function membersRoutes(deps: { db: Db; authenticate: preHandlerHookHandler }) {
+export function membersRoutes(deps: { db: Db; authenticate: preHandlerHookHandler; limits: RateLimits }) {
   const service = membersService(deps.db);
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -51,7 +52,14 @@ export function membersRoutes(deps: { db: Db; authenticate: preHandlerHookHandle
 
     r.put(
       '/:memberId/password',
-      { schema: { params: MemberIdParamsSchema, body: ChangePasswordRequestSchema } },
+      {
+        schema: { params: MemberIdParamsSchema, body: ChangePasswordRequestSchema },
+        // The current password is checked here: a stolen session must not become a password oracle.
+        preHandler: async (request, reply) => {
+          deps.limits.perIp(request, reply, 'change-password');
+          deps.limits.perAddress(reply, 'change-password', requireSessionUser(request).email);
+        },
+      },
       async (request, reply) => {
         await service.changePassword(requireSessionUser(request), request.params.memberId, request.body);
         return reply.status(204).send();

@@ -207,6 +207,33 @@ describe('applications', () => {
       expect(renamed.statusCode).toBe(200);
     });
 
+    it('adds an application a scoped developer creates to their scope, so they keep seeing it', async () => {
+      const given = await createApp(owner, { name: 'Given' });
+      const { cookie, memberId } = await joinOrganization(t, 'scoped-creator@apps.example.com', organizationId, 'portal.developer');
+      await limitMemberTo(memberId, [given.applicationId]);
+      const before = (await t.app.inject(jsonRequest('GET', BASE, undefined, cookie))).json() as ListApplicationsResponse;
+
+      const created = await createApp(cookie, { name: 'Mine' });
+      const after = (await t.app.inject(jsonRequest('GET', BASE, undefined, cookie))).json() as ListApplicationsResponse;
+      expect(after.total).toBe(before.total + 1);
+      expect(after.data.map((a) => a.applicationId)).toContain(created.applicationId);
+      expect((await getApp(cookie, created.applicationId)).statusCode).toBe(200);
+
+      const member = (await t.app.inject(jsonRequest('GET', `/api/v1/members/${memberId}`, undefined, owner))).json() as {
+        applicationScopes: { id: string }[] | null;
+      };
+      expect(member.applicationScopes?.map((scope) => scope.id).sort()).toEqual([given.applicationId, created.applicationId].sort());
+    });
+
+    it('leaves a member who sees every application without a scope when they create one', async () => {
+      const { cookie, memberId } = await joinOrganization(t, 'unscoped-creator@apps.example.com', organizationId, 'portal.developer');
+      await createApp(cookie, { name: 'Shared' });
+      const member = (await t.app.inject(jsonRequest('GET', `/api/v1/members/${memberId}`, undefined, owner))).json() as {
+        applicationScopes: unknown;
+      };
+      expect(member.applicationScopes ?? null).toBeNull();
+    });
+
     it('does not limit an admin even when scope rows exist for them', async () => {
       const only = await createApp(owner, { name: 'Only one' });
       const { cookie, memberId } = await joinOrganization(t, 'scoped-admin@apps.example.com', organizationId, 'portal.admin');

@@ -76,6 +76,10 @@ export async function insertApplication(
   return row;
 }
 
+export async function addToMemberScope(tx: Tx, memberId: string, applicationId: string) {
+  await tx.insert(schema.memberApplicationScope).values({ memberId, applicationId });
+}
+
 /** Updates an application only while it is still in the expected state; undefined when it moved on. */
 export async function updateApplicationInState(
   db: Db | Tx,

@@ -14,6 +14,7 @@ import { assertPermission } from '../../plugins/authenticate.ts';
 import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
 import { requireMembership } from '../accounts/accounts.service.ts';
 import {
+  addToMemberScope,
   findApplication,
   findMemberScope,
   insertApplication,
@@ -114,7 +115,10 @@ export function applicationsService(deps: ApplicationsDeps) {
       const row = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
         if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
-        return insertApplication(tx, { id: crypto.randomUUID(), organizationId: organization.id, ...request });
+        const inserted = await insertApplication(tx, { id: crypto.randomUUID(), organizationId: organization.id, ...request });
+        // A member limited to some applications keeps sight of the one they create (decision 010).
+        if (caller.scope) await addToMemberScope(tx, caller.membership.member.id, inserted.id);
+        return inserted;
       });
       await deps.enqueueProvisioning(row.id);
       return present(row, caller);

@@ -20,12 +20,13 @@ import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
+import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
 import { createAuthenticate } from './plugins/authenticate.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { createRateLimits } from './plugins/rate-limits.ts';
 import { registerRequestGuards } from './plugins/request-guards.ts';
-import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
+import { mountEmbeddedRegions, regionAdminToken } from './regions/embedded-regions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,6 +98,7 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   const invitationDeps = { db, mailer, publicUrl: config.publicUrl, portalName: portalName(config), log: app.log, limits };
   await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), { prefix: '/api/v1/invitations' });
   await app.register(publicInvitationsRoutes({ ...invitationDeps, auth }), { prefix: '/api/invitations' });
+  await app.register(regionalSessionsRoutes({ db, sessions, adminToken: regionAdminToken(config) }));
   await mountEmbeddedRegions(app, { config, database });
   if (config.devMailbox) {
     await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });

@@ -6,6 +6,7 @@ import {
   CreateNetworkRequestSchema,
   FirstActivityQuerySchema,
   PORTAL_SSO_IDENTIFIER,
+  REGIONAL_SESSION_CHECK_PATH,
   REGION_PATHS,
   REGIONS,
   RenameNetworkRequestSchema,
@@ -17,6 +18,7 @@ import {
 import { z } from 'zod';
 import { consolePage, consoleSignInPage } from './console.ts';
 import { readCookie, sessionCookie } from './cookie.ts';
+import { sameSecret } from './secret.ts';
 import type { RegionStore, StoredNetwork } from './store.ts';
 
 export interface RegionsOptions {
@@ -65,13 +67,6 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data;
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  // Hashing first gives equal lengths, which timingSafeEqual needs, without revealing the length.
-  const a = crypto.createHash('sha256').update(given).digest();
-  const b = crypto.createHash('sha256').update(expected).digest();
-  return crypto.timingSafeEqual(a, b);
-}
-
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = header?.match(/^Bearer\s+(.+)$/i);
@@ -97,6 +92,8 @@ interface RegionScopeOptions extends RegionsOptions {
   region: RegionKey;
   routePrefix: string;
   verifyPortalToken: (token: string) => Promise<JWTPayload>;
+  /** Whether the portal still vouches for a portal session and its access to an application. */
+  portalVouches: (portalSessionId: string, applicationId: string) => Promise<boolean>;
 }
 
 const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, options) => {
@@ -137,9 +134,20 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     return network;
   };
 
+  /**
+   * The regional session of the request, while the portal still vouches for it: asked on every
+   * use, so a sign-out, a deleted member or a narrowed scope ends regional access at once. One
+   * the portal no longer vouches for is deleted; an unreachable portal refuses (503), never allows.
+   */
   const regionalSession = async (request: FastifyRequest) => {
     const token = readCookie(request.headers.cookie, cookieName);
-    return token ? store.session(region, token) : undefined;
+    const session = token ? await store.session(region, token) : undefined;
+    if (!token || !session) return undefined;
+    if (session.portalSessionId && (await options.portalVouches(session.portalSessionId, session.applicationId))) {
+      return session;
+    }
+    await store.deleteSession(region, token);
+    return undefined;
   };
 
   // ---- Admin API (server to server) ----
@@ -204,8 +212,8 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
       throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token is invalid or expired');
     }
     const email = typeof claims.email === 'string' ? claims.email : '';
-    if (!claims.sub || claims.exp === undefined)
-      throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject or expiry');
+    if (!claims.sub || claims.exp === undefined || typeof claims.sid !== 'string' || !claims.sid)
+      throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject, session or expiry');
 
     // The portal decides who may see an application (organisation, permissions, scopes); ask it.
     let check: Response;
@@ -242,6 +250,7 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     const expiresAt = new Date(claims.exp * 1000);
     const sessionToken = await store.createSession({
       region,
+      portalSessionId: claims.sid,
       userId: claims.sub,
       email,
       applicationId,
@@ -320,6 +329,27 @@ export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, opt
   );
   const verifyPortalToken = async (token: string) =>
     (await jwtVerify(token, jwks, { issuer: portalUrl, audience: portalUrl })).payload;
+  const portalVouches = async (portalSessionId: string, applicationId: string) => {
+    let response: Response;
+    try {
+      response = await (fetchImpl ?? fetch)(`${portalUrl}${REGIONAL_SESSION_CHECK_PATH}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.adminToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify({ sessionId: portalSessionId, applicationId }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.body?.cancel();
+    } catch {
+      throw new RegionError(503, 'PORTAL_UNAVAILABLE', 'The portal could not confirm this session');
+    }
+    if (response.ok) return true;
+    if (response.status === 403 || response.status === 404) return false;
+    throw new RegionError(503, 'PORTAL_UNAVAILABLE', `The portal answered ${response.status} to the session check`);
+  };
   for (const region of options.regions) {
     const routePrefix = (options.basePath ?? defaultRegionPrefix)(region);
     await app.register(regionScope, {
@@ -327,6 +357,7 @@ export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, opt
       region,
       routePrefix,
       verifyPortalToken,
+      portalVouches,
       prefix: routePrefix,
     });
   }

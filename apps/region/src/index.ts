@@ -6,6 +6,7 @@ export {
   DEFAULT_PROVISIONING_DELAY_MS,
   type RegionsOptions,
 } from './app.ts';
+export { sameSecret } from './secret.ts';
 export {
   openRegionStore,
   RegionStore,

@@ -43,6 +43,8 @@ const MIGRATION = [
     application_id text NOT NULL,
     expires_at timestamptz NOT NULL
   )`,
+  // The portal session that opened the regional one, re-checked with the portal on every use.
+  'ALTER TABLE region.sessions ADD COLUMN IF NOT EXISTS portal_session_id text',
 ];
 
 export interface StoredNetwork {
@@ -61,6 +63,8 @@ export interface StoredNetwork {
 
 export interface RegionalSession {
   region: RegionKey;
+  /** The portal session (access token `sid`) that opened this one; null for sessions from before it was kept. */
+  portalSessionId: string | null;
   userId: string;
   email: string;
   applicationId: string;
@@ -253,11 +257,12 @@ export class RegionStore {
   async createSession(session: RegionalSession): Promise<string> {
     const token = crypto.randomBytes(32).toString('base64url');
     await this.query(
-      `INSERT INTO region.sessions (token_hash, region, user_id, email, application_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO region.sessions (token_hash, region, portal_session_id, user_id, email, application_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         sha256(token),
         session.region,
+        session.portalSessionId,
         session.userId,
         session.email,
         session.applicationId,
@@ -269,12 +274,13 @@ export class RegionStore {
 
   async session(region: RegionKey, token: string): Promise<RegionalSession | undefined> {
     const { rows } = await this.query<{
+      portal_session_id: string | null;
       user_id: string;
       email: string;
       application_id: string;
       expires_at: Date;
     }>(
-      `SELECT user_id, email, application_id, expires_at FROM region.sessions
+      `SELECT portal_session_id, user_id, email, application_id, expires_at FROM region.sessions
        WHERE token_hash = $1 AND region = $2 AND expires_at > $3`,
       [sha256(token), region, new Date()],
     );
@@ -282,12 +288,18 @@ export class RegionStore {
     return (
       row && {
         region,
+        portalSessionId: row.portal_session_id,
         userId: row.user_id,
         email: row.email,
         applicationId: row.application_id,
         expiresAt: row.expires_at,
       }
     );
+  }
+
+  /** Ends a regional session, as when the portal no longer vouches for it. */
+  async deleteSession(region: RegionKey, token: string): Promise<void> {
+    await this.query('DELETE FROM region.sessions WHERE token_hash = $1 AND region = $2', [sha256(token), region]);
   }
 }
 

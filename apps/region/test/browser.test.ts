@@ -195,4 +195,64 @@ describe('regional browser API', () => {
       expect(anonymous.body).toContain('Open the console from the portal');
     });
   });
+
+  describe('while the portal still vouches for the session', () => {
+    const apiKey = (region: string, cookie: string) =>
+      h.app.inject({ method: 'GET', url: `/regions/${region}/admin/v1/network/apikey`, headers: { cookie } });
+
+    it('asks the portal on every use, with the admin token', async () => {
+      await createNetwork(h.app, 'eu', 'asked-app');
+      h.portal.allow('gina', 'asked-app');
+      const cookie = await openSession(h, 'eu', 'gina', 'asked-app');
+      const before = h.portal.sessionChecks;
+      expect((await apiKey('eu', cookie)).statusCode).toBe(200);
+      expect((await apiKey('eu', cookie)).statusCode).toBe(200);
+      expect(h.portal.sessionChecks - before).toBe(2);
+    });
+
+    it('ends the regional session at once when the portal session ends', async () => {
+      const network = await createNetwork(h.app, 'eu', 'ended-app');
+      h.portal.allow('hank', 'ended-app');
+      const cookie = await openSession(h, 'eu', 'hank', 'ended-app');
+      expect((await apiKey('eu', cookie)).statusCode).toBe(200);
+
+      h.portal.endSession('hank');
+      expect((await apiKey('eu', cookie)).statusCode).toBe(401);
+      const firstActivity = await h.app.inject({
+        method: 'GET',
+        url: `/regions/eu/network/first-activity?networkId=${network.networkId}`,
+        headers: { cookie },
+      });
+      expect(firstActivity.statusCode).toBe(401);
+      const consolePage = await h.app.inject({ method: 'GET', url: `/regions/eu/console/${network.networkId}`, headers: { cookie } });
+      expect(consolePage.statusCode).toBe(401);
+      // The refused session was deleted: even a portal vouching again would not revive it.
+      h.portal.endedSessions.delete('sid-hank');
+      expect((await apiKey('eu', cookie)).statusCode).toBe(401);
+    });
+
+    it('ends it when the member may no longer see the application', async () => {
+      await createNetwork(h.app, 'sg', 'narrowed-app');
+      h.portal.allow('ivy', 'narrowed-app');
+      const cookie = await openSession(h, 'sg', 'ivy', 'narrowed-app');
+      h.portal.deny('ivy', 'narrowed-app');
+      expect((await apiKey('sg', cookie)).statusCode).toBe(401);
+    });
+
+    it('refuses with 503, never allows, while the portal cannot answer', async () => {
+      await createNetwork(h.app, 'us', 'down-app');
+      h.portal.allow('jack', 'down-app');
+      const cookie = await openSession(h, 'us', 'jack', 'down-app');
+      h.portal.down = true;
+      try {
+        const refused = await apiKey('us', cookie);
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toMatchObject({ code: 'PORTAL_UNAVAILABLE' });
+      } finally {
+        h.portal.down = false;
+      }
+      // The session was not ended by the outage.
+      expect((await apiKey('us', cookie)).statusCode).toBe(200);
+    });
+  });
 });

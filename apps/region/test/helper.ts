@@ -15,7 +15,7 @@ export interface Harness {
 export async function startRegions(
   options: { provisioningDelayMs?: number; publicBaseUrl?: string } = {},
 ): Promise<Harness> {
-  const portal = await new PortalStandIn().start();
+  const portal = await new PortalStandIn(ADMIN_TOKEN).start();
   const { store, close: closeStore } = await openRegionStore();
   const app = await createRegionApp({
     regions: ['SG', 'EU', 'US'],

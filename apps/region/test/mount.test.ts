@@ -12,7 +12,7 @@ import { PortalStandIn } from './portal-stand-in.ts';
 
 describe('mounted in the portal', () => {
   it("lives under /regions/* of the portal's app and in the schema `region` of its database", async () => {
-    const portal = await new PortalStandIn().start();
+    const portal = await new PortalStandIn(ADMIN_TOKEN).start();
     const database = new PGlite();
     onTestFinished(async () => {
       await database.close();

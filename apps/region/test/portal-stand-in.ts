@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { REGIONAL_SESSION_CHECK_PATH } from '@portal/contracts';
 import type { AddressInfo } from 'node:net';
 import {
   exportJWK,
@@ -12,13 +13,22 @@ import {
 
 /**
  * A real HTTP server playing the portal for the region: it serves a JWKS of a key generated
- * here, signs access tokens like GET /api/auth/token does, and answers the application check
- * (GET /api/v1/applications/:id) with 200 only for applications a token's subject may see.
+ * here, signs access tokens like GET /api/auth/token does (session id `sid-<user>`), answers the
+ * application check (GET /api/v1/applications/:id) with 200 only for applications a token's subject
+ * may see, and the regional session check (POST /api/internal/v1/regional-sessions/check, admin
+ * token) with 200 only for a session not ended whose user may see the application.
  */
 export class PortalStandIn {
   url = '';
   /** Applications each user (token subject) may see. */
   readonly visible = new Map<string, Set<string>>();
+  /** Portal sessions that have ended (signed out, member deleted). */
+  readonly endedSessions = new Set<string>();
+  /** When set, every request is answered 503, as a portal that is down. */
+  down = false;
+  sessionChecks = 0;
+
+  constructor(private readonly adminToken: string) {}
   private server: http.Server | undefined;
   private privateKey: CryptoKey | undefined;
   private jwks: JSONWebKeySet = { keys: [] };
@@ -35,6 +45,14 @@ export class PortalStandIn {
 
   async stop() {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  deny(userId: string, applicationId: string) {
+    this.visible.get(userId)?.delete(applicationId);
+  }
+
+  endSession(userId: string) {
+    this.endedSessions.add(`sid-${userId}`);
   }
 
   allow(userId: string, applicationId: string) {
@@ -58,12 +76,26 @@ export class PortalStandIn {
       .sign(options.key ?? this.privateKey!);
   }
 
+  private async checkSession(req: http.IncomingMessage, send: (status: number, payload: unknown) => void) {
+    this.sessionChecks += 1;
+    if (req.headers.authorization !== `Bearer ${this.adminToken}`) return send(401, { code: 'UNAUTHORIZED', message: 'admin token' });
+    let raw = '';
+    for await (const chunk of req) raw += String(chunk);
+    const { sessionId, applicationId } = JSON.parse(raw) as { sessionId: string; applicationId: string };
+    const userId = sessionId.replace(/^sid-/, '');
+    if (this.endedSessions.has(sessionId)) return send(404, { code: 'NOT_FOUND', message: 'session ended' });
+    if (!this.visible.get(userId)?.has(applicationId)) return send(404, { code: 'NOT_FOUND', message: 'no such application' });
+    return send(200, { allowed: true, userId });
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const send = (status: number, payload: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(payload));
     };
+    if (this.down) return send(503, { code: 'UNAVAILABLE', message: 'down' });
     if (req.url === '/api/auth/jwks') return send(200, this.jwks);
+    if (req.method === 'POST' && req.url === REGIONAL_SESSION_CHECK_PATH) return this.checkSession(req, send);
     const match = req.url?.match(/^\/api\/v1\/applications\/([^/?]+)$/);
     if (!match?.[1]) return send(404, { code: 'NOT_FOUND', message: 'not found' });
     const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';

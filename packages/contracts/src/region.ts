@@ -61,3 +61,17 @@ export const PingResponseSchema = z.object({ region: z.enum(REGION_KEYS), ok: z.
 
 export const SdkSessionRequestSchema = z.object({ userId: z.string().trim().min(1).max(128) });
 export const SdkSessionResponseSchema = z.object({ sessionId: z.string(), userId: z.string(), networkId: z.string() });
+
+/**
+ * Region → portal, server to server with the same REGION_ADMIN_TOKEN: is the portal session that
+ * opened a regional session still live, and may its member still see the application? Asked on
+ * every request a regional session makes, so a sign-out or a removed member ends regional access
+ * at once.
+ */
+export const REGIONAL_SESSION_CHECK_PATH = '/api/internal/v1/regional-sessions/check';
+export const RegionalSessionCheckRequestSchema = z.object({
+  sessionId: z.string().trim().min(1).max(200),
+  applicationId: z.string().trim().min(1).max(64),
+});
+export type RegionalSessionCheckRequest = z.infer<typeof RegionalSessionCheckRequestSchema>;
+export const RegionalSessionCheckResponseSchema = z.object({ allowed: z.literal(true), userId: z.string() });

@@ -125,6 +125,11 @@ export class SessionVerifier {
     return token ? this.lookup('token', token) : undefined;
   }
 
+  /** The live session with this id (the `sid` of an access token), for the regions' re-check. */
+  fromSessionId(sessionId: string): Promise<SessionUser | undefined> {
+    return this.lookup('id', sessionId);
+  }
+
   private async fromAccessToken(token: string): Promise<SessionUser | undefined> {
     const payload = await this.verifyAccessToken(token);
     const sessionId = typeof payload?.sid === 'string' ? payload.sid : undefined;

@@ -26,6 +26,8 @@ export interface RegionClientOptions {
   adminToken: string;
   /** Bound on one call, so a hung region cannot hold a request or a job forever. */
   timeoutMs?: number;
+  /** How requests are sent; the portal passes one that reaches the regions it hosts in process. */
+  fetch?: typeof fetch;
 }
 
 /** The portal's side of the regional admin API (server to server, bearer REGION_ADMIN_TOKEN). */
@@ -61,7 +63,7 @@ export class RegionClient {
     const url = `${this.options.baseUrls[region]}${path}`;
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await (this.options.fetch ?? fetch)(url, {
         method,
         headers: {
           authorization: `Bearer ${this.options.adminToken}`,

@@ -77,6 +77,12 @@ async function visibleApplication(db: Db, caller: Caller, applicationId: string)
   return row;
 }
 
+/** The application as the member may see it; 403 without VIEW_APPLICATION, 404 outside their organisation or scope. */
+export async function findViewableApplication(db: Db, user: SessionUser, applicationId: string) {
+  const caller = await callerWith(db, user, 'VIEW_APPLICATION');
+  return { caller, row: await visibleApplication(db, caller, applicationId) };
+}
+
 /** Runs a regional call; an unreachable region becomes a 503 the user can retry, with nothing changed. */
 async function inRegion<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -104,8 +110,8 @@ export function applicationsService(deps: ApplicationsDeps) {
     },
 
     async get(user: SessionUser, applicationId: string) {
-      const caller = await callerWith(db, user, 'VIEW_APPLICATION');
-      return present(await visibleApplication(db, caller, applicationId), caller);
+      const { caller, row } = await findViewableApplication(db, user, applicationId);
+      return present(row, caller);
     },
 
     async create(user: SessionUser, request: CreateApplicationRequest) {

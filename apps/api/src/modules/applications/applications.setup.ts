@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { createBoss } from '../../jobs/job-queue.ts';
 import { ProvisioningQueue } from '../../jobs/provision-application.ts';
-import { regionAdminToken } from '../../regions/embedded-regions.ts';
+import { portalFetch, regionAdminToken } from '../../regions/embedded-regions.ts';
 import { RegionClient } from '../../regions/region-client.ts';
 import { applicationsRoutes } from './applications.routes.ts';
 
@@ -24,6 +24,7 @@ export async function registerApplications(
   const regions = new RegionClient({
     baseUrls: config.regionUrls,
     adminToken: regionAdminToken(config),
+    fetch: portalFetch(app, config.publicUrl),
   });
   const boss = createBoss(database, (error) => app.log.error({ err: error }, 'job queue error'));
   const provisioning = new ProvisioningQueue(boss, {

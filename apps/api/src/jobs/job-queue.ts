@@ -29,6 +29,9 @@ export function createBoss(database: Database, onError: (error: Error) => void):
     db: executorFor(database),
     // The portal schedules nothing by cron yet; maintenance (archiving, expiry) stays on.
     schedule: false,
+    // Maintenance fails (and so retries) jobs past their expiry, which is how a job held by a
+    // server that died comes back; every 15 s instead of 2 min keeps that recovery short.
+    maintenanceIntervalSeconds: 15,
   });
   boss.on('error', onError);
   return boss;

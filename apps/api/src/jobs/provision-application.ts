@@ -29,7 +29,29 @@ export interface ProvisioningDeps {
   retryDelaySeconds: number;
   /** Backoff doubles the delay each retry (pg-boss caps the doubling), so the default 100 outlasts days of outage. */
   retryLimit: number;
+  /**
+   * True when no other server can be working this queue (embedded PGlite: one process owns the
+   * data directory), so a job still active at start was held by a process that died.
+   */
+  soleWorker: boolean;
   log: FastifyBaseLogger;
+}
+
+/**
+ * Besides the polling: the create call and the last status call, each bounded by the region
+ * client's 10 s time-out. An attempt that outlives the bound is retried alongside; that is safe,
+ * since networks are created once per application and states change only from the expected one.
+ */
+const REGION_CALLS_BOUND_SECONDS = 20;
+/** Database work and scheduling around them. */
+const ATTEMPT_SLACK_SECONDS = 10;
+
+/**
+ * How long one attempt can legitimately run; a job active for longer belongs to a server that
+ * died (killed, crashed, lost its host), and pg-boss's maintenance gives it back to the queue.
+ */
+export function attemptBoundSeconds(pollMs: number) {
+  return Math.ceil(pollMs / 1000) + REGION_CALLS_BOUND_SECONDS + ATTEMPT_SLACK_SECONDS;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,12 +118,17 @@ export class ProvisioningQueue {
   /** Starts the workers and re-enqueues apps left initializing without a live job. */
   async start() {
     const { boss, deps } = this;
-    await boss.createQueue(PROVISION_APPLICATION_QUEUE, {
+    const queue = {
       name: PROVISION_APPLICATION_QUEUE,
       retryLimit: deps.retryLimit,
       retryDelay: deps.retryDelaySeconds,
       retryBackoff: deps.retryDelaySeconds > 0,
-    });
+      expireInSeconds: attemptBoundSeconds(deps.pollMs),
+    };
+    // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
+    await boss.createQueue(PROVISION_APPLICATION_QUEUE, queue);
+    await boss.updateQueue(PROVISION_APPLICATION_QUEUE, queue);
+    await this.retryOrphanedJobs();
     const options = { pollingIntervalSeconds: pollingIntervalSeconds(deps.retryDelaySeconds) };
     for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {
       const workerId = await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, options, async ([job]) => {
@@ -110,6 +137,24 @@ export class ProvisioningQueue {
       this.workerIds.push(workerId);
     }
     await this.requeueStalled();
+  }
+
+  /**
+   * Gives back to the queue the jobs a dead server left active, at once instead of after their
+   * expiry: every active job when this server is the only worker, otherwise those active for
+   * longer than an attempt can last (jobs enqueued before the expiry was shortened keep theirs).
+   */
+  private async retryOrphanedJobs() {
+    const { boss, deps } = this;
+    const boundMs = attemptBoundSeconds(deps.pollMs) * 1000;
+    for (const applicationId of await listInitializingApplicationIds(deps.db)) {
+      const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
+      if (job?.state !== 'active') continue;
+      const orphaned = deps.soleWorker || (job.startedOn && Date.now() - job.startedOn.getTime() > boundMs);
+      if (!orphaned) continue;
+      deps.log.warn({ applicationId }, 'provisioning job left active by a stopped server; retrying it');
+      await boss.fail(PROVISION_APPLICATION_QUEUE, applicationId, { message: 'the server working on it stopped' });
+    }
   }
 
   /** The job id is the application id, so enqueueing the same application twice is a no-op. */

@@ -33,6 +33,8 @@ export async function registerApplications(
     pollMs: config.regionProvisioningPollMs,
     retryDelaySeconds: config.provisioningRetryDelaySeconds,
     retryLimit: config.provisioningRetryLimit,
+    // Only one process can open an embedded database (data-dir-lock), so it works the queue alone.
+    soleWorker: database.kind === 'pglite',
     log: app.log,
   });
   let sweep: NodeJS.Timeout | undefined;

@@ -27,6 +27,17 @@ export default defineConfig({
       },
       {
         test: {
+          // Seeded malformed requests against every route: `npm run test:fuzz`, also run by CI.
+          name: 'fuzz',
+          include: ['apps/api/fuzz/**/*.fuzz.test.ts'],
+          environment: 'node',
+          sequence: { groupOrder: 3 },
+          testTimeout: 600_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'region',
           include: ['apps/region/test/**/*.test.ts'],
           environment: 'node',

@@ -83,7 +83,11 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   // The OpenAPI document is generated from the same zod schemas that validate the requests.
   await app.register(swagger, {
     openapi: { info: { title: `${config.productName} Developer Portal API`, version: '1.0.0' } },
-    transform: jsonSchemaTransform,
+    // The regions' APIs belong to the regional platform, which the portal only hosts in development.
+    transform: (input) =>
+      input.url.startsWith('/regions/')
+        ? { schema: { ...input.schema, hide: true }, url: input.url }
+        : jsonSchemaTransform(input),
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -22,6 +22,11 @@ export class AppError extends Error {
   readonly field: string | undefined;
   readonly fields: FieldError[] | undefined;
 
+  /** Fastify's name for the status, so an error handler of a hosted plugin (the regions) answers it too. */
+  get statusCode(): number {
+    return this.status;
+  }
+
   toBody() {
     return {
       code: this.code,

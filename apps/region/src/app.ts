@@ -5,6 +5,7 @@ import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jos
 import {
   CreateNetworkRequestSchema,
   FirstActivityQuerySchema,
+  findControlCharacterInRequest,
   PORTAL_SSO_IDENTIFIER,
   REGIONAL_SESSION_CHECK_PATH,
   REGION_PATHS,
@@ -114,6 +115,12 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
       return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
     request.log.error(error);
     return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal error' });
+  });
+
+  // Control characters (NUL above all) are refused before any handler: none may reach the store.
+  scope.addHook('preValidation', async (request) => {
+    const field = findControlCharacterInRequest(request);
+    if (field !== undefined) throw new RegionError(400, 'CONTROL_CHARACTER', `${field}: control characters are not allowed`);
   });
 
   // Browsers reach the region only from the portal; any other origin gets no CORS headers.

@@ -30,3 +30,12 @@ export function findControlCharacter(value: unknown, root = 'body'): string | un
   }
   return undefined;
 }
+
+/** The first field of a request's params, query or body holding a control character, named `source.path`. */
+export function findControlCharacterInRequest(request: { params: unknown; query: unknown; body: unknown }): string | undefined {
+  for (const source of ['params', 'query', 'body'] as const) {
+    const field = findControlCharacter(request[source], source);
+    if (field !== undefined) return field;
+  }
+  return undefined;
+}

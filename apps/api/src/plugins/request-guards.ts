@@ -1,4 +1,4 @@
-import { findControlCharacter } from '@portal/contracts';
+import { findControlCharacterInRequest } from '@portal/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
@@ -43,19 +43,6 @@ function assertJsonBody(request: FastifyRequest) {
   if (mediaType !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE');
 }
 
-/** Control characters are refused before any handler, naming the field, so none reaches SQL or a region. */
-function assertNoControlCharacters(request: FastifyRequest) {
-  const sources = [
-    ['params', request.params],
-    ['query', request.query],
-    ['body', request.body],
-  ] as const;
-  for (const [source, value] of sources) {
-    const field = findControlCharacter(value, source);
-    if (field !== undefined) throw new AppError('CONTROL_CHARACTER', { field });
-  }
-}
-
 /** Checks every request makes before its route: same origin and JSON for changes, no control characters. */
 export function registerRequestGuards(app: FastifyInstance, options: { publicUrl: string }) {
   const portalOrigin = new URL(options.publicUrl).origin;
@@ -67,7 +54,9 @@ export function registerRequestGuards(app: FastifyInstance, options: { publicUrl
     assertSameOrigin(request, portalOrigin);
     assertJsonBody(request);
   });
+  // Control characters are refused before any handler, naming the field, so none reaches SQL or a region.
   app.addHook('preValidation', async (request) => {
-    assertNoControlCharacters(request);
+    const field = findControlCharacterInRequest(request);
+    if (field !== undefined) throw new AppError('CONTROL_CHARACTER', { field });
   });
 }

@@ -1,8 +1,9 @@
-import type { ErrorCode, Invitation, ListInvitationsResponse, ListMembersResponse, Member } from '@portal/contracts';
+import type { Invitation, ListInvitationsResponse, ListMembersResponse, Member } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
+import { CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import {
   STRONG_PASSWORD,
   expectApiError,
@@ -33,17 +34,6 @@ interface Person {
   email: string;
 }
 
-/** What a caller must be answered: a success status, or a refusal's status and code. */
-interface Outcome {
-  status: number;
-  code?: ErrorCode;
-}
-const OK: Outcome = { status: 200 };
-const CREATED: Outcome = { status: 201 };
-const NO_CONTENT: Outcome = { status: 204 };
-const UNAUTHORIZED: Outcome = { status: 401, code: 'UNAUTHORIZED' };
-const FORBIDDEN: Outcome = { status: 403, code: 'FORBIDDEN' };
-const NOT_FOUND: Outcome = { status: 404, code: 'NOT_FOUND' };
 const MEMBER_NOT_EDITABLE: Outcome = { status: 403, code: 'MEMBER_NOT_EDITABLE' };
 const ROLE_NOT_ASSIGNABLE: Outcome = { status: 403, code: 'ROLE_NOT_ASSIGNABLE' };
 const CANNOT_REMOVE_SELF: Outcome = { status: 409, code: 'CANNOT_REMOVE_SELF' };

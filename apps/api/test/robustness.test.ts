@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_UPDATE } from './access-outcomes.ts';
 import {
   INITIAL_SETUP,
   STRONG_PASSWORD,
@@ -42,16 +43,7 @@ const bodyEndpoints: BodyEndpoint[] = [
     method: 'PUT',
     url: '/api/v1/accounts',
     session: 'filled',
-    body: {
-      organization: 'Acme',
-      firstName: 'Ann',
-      lastName: 'Lee',
-      billingAddress: '1 Raffles Place',
-      billingCountry: 'SG',
-      billingState: '01',
-      billingZipCode: '048616',
-      vatNumber: '',
-    },
+    body: { ...BILLING_UPDATE, vatNumber: '' },
   },
 ];
 

@@ -1,0 +1,416 @@
+import type { Application } from '@portal/contracts';
+import { eq } from 'drizzle-orm';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENABLED_AUTH_ENDPOINTS } from '../src/auth/auth.routes.ts';
+import * as schema from '../src/db/schema.ts';
+import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
+import {
+  STRONG_PASSWORD,
+  invitationCodeFromMail,
+  invite,
+  joinByInvitation,
+  jsonRequest,
+  latestMail,
+  setUpOrganization,
+  signIn,
+  useTestApp,
+} from './helper.ts';
+
+/*
+ * The whole API: every route of the OpenAPI document (and every identity endpoint behind its
+ * wildcard) called by every kind of caller, with the answer the architecture's role table and
+ * tenancy rules give. The expected answers are written here from those rules, not read from the
+ * code under test; a route in the document without a row here fails the first test.
+ */
+const t = useTestApp();
+
+const CALLERS = [
+  'anonymous',
+  'super-admin',
+  'admin',
+  'moderator',
+  'analyst',
+  'developer',
+  'scoped developer',
+  'other organisation',
+] as const;
+type Caller = (typeof CALLERS)[number];
+type SignedIn = Exclude<Caller, 'anonymous'>;
+
+const BAD_REQUEST: Outcome = { status: 400 };
+
+/*
+ * Who holds each permission, copied from the architecture's role table. The scoped developer is a
+ * developer limited to one application; the target applications below are outside that scope.
+ */
+const ROLE_OF: Record<Exclude<SignedIn, 'other organisation'>, string> = {
+  'super-admin': 'portal.super-admin',
+  admin: 'portal.admin',
+  moderator: 'portal.moderator',
+  analyst: 'portal.analyst',
+  developer: 'portal.developer',
+  'scoped developer': 'portal.developer',
+};
+type OwnCaller = keyof typeof ROLE_OF;
+const HOLDERS = {
+  VIEW_APPLICATION: ['portal.super-admin', 'portal.admin', 'portal.moderator', 'portal.developer'],
+  EDIT_APPLICATION: ['portal.super-admin', 'portal.admin', 'portal.moderator', 'portal.developer'],
+  CREATE_APPLICATION: ['portal.super-admin', 'portal.admin', 'portal.developer'],
+  VIEW_BILLING: ['portal.super-admin'],
+  VIEW_MEMBER: ['portal.super-admin', 'portal.admin', 'portal.moderator'],
+  MANAGE_MEMBER: ['portal.super-admin', 'portal.admin'],
+  NOBODY: [],
+} as const;
+
+/** The same answer for everyone: public routes, and routes that ignore the portal session. */
+function everyone(outcome: Outcome): Record<Caller, Outcome> {
+  return Object.fromEntries(CALLERS.map((caller) => [caller, outcome])) as Record<Caller, Outcome>;
+}
+
+/** Any signed-in caller gets `outcome`; nobody without a session. */
+function signedIn(outcome: Outcome): Record<Caller, Outcome> {
+  return { ...everyone(outcome), anonymous: UNAUTHORIZED };
+}
+
+/**
+ * A permission's answers: `allowed` to holders, 403 to the other roles, 401 without a session, and
+ * for another organisation's member `otherOrganisation` (a holder there: 404 for our objects, or the
+ * allowed answer on their own organisation's collection). `scoped` is the scoped developer's answer
+ * when the call names an application outside their scope.
+ */
+function permission(
+  holders: readonly string[],
+  allowed: Outcome,
+  otherOrganisation: Outcome,
+  scoped?: Outcome,
+): Record<Caller, Outcome> {
+  const answers = { anonymous: UNAUTHORIZED, 'other organisation': otherOrganisation } as Record<Caller, Outcome>;
+  for (const caller of Object.keys(ROLE_OF) as OwnCaller[]) {
+    answers[caller] = holders.includes(ROLE_OF[caller]) ? allowed : FORBIDDEN;
+  }
+  if (scoped && holders.includes('portal.developer')) answers['scoped developer'] = scoped;
+  return answers;
+}
+
+interface Person {
+  cookie: string;
+  memberId: string;
+  email: string;
+}
+
+const people = {} as Record<SignedIn, Person>;
+/** Applications of the owner's organisation, each outside the scoped developer's scope. */
+let target: Application;
+let inScope: Application;
+const activePool: Application[] = [];
+const deactivatedPool: Application[] = [];
+let targetMember: Person;
+let pendingInvitationId = '';
+let verifiableCode = '';
+let emailCounter = 0;
+const freshEmail = (label: string) => `${label}-${(emailCounter += 1)}@matrix.io`;
+
+async function json(response: LightMyRequestResponse) {
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json() as unknown;
+}
+
+async function createApplication(name: string): Promise<Application> {
+  const [app] = (await json(
+    await t.app.inject(jsonRequest('POST', '/api/v1/applications', { name, plan: 'advance', region: 'EU' }, people['super-admin'].cookie)),
+  )) as Application[];
+  return app!;
+}
+
+async function waitUntilActive(apps: Application[]) {
+  const deadline = Date.now() + 60_000;
+  for (const app of apps) {
+    for (;;) {
+      const read = (await json(
+        await t.app.inject(jsonRequest('GET', `/api/v1/applications/${app.applicationId}`, undefined, people['super-admin'].cookie)),
+      )) as Application;
+      if (read.state === 'active') break;
+      if (Date.now() > deadline) throw new Error(`${app.name} stayed ${read.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function pendingInvitation(): Promise<{ id: string; code: string; email: string }> {
+  const email = freshEmail('invitee');
+  const response = await invite(t.app, people['super-admin'].cookie, [email], 'portal.developer');
+  const { results } = (await json(response)) as { results: { id: string }[] };
+  const code = invitationCodeFromMail((await latestMail(t.app, email))!.text);
+  return { id: results[0]!.id, code, email };
+}
+
+beforeAll(async () => {
+  const ownerEmail = 'owner@matrix.io';
+  const ownerCookie = await setUpOrganization(t.app, ownerEmail);
+  const me = (await json(await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, ownerCookie)))) as {
+    organizationId: string;
+    memberId: string;
+  };
+  // Room for every application and member the cases create.
+  await t.database.db
+    .update(schema.organization)
+    .set({ applicationLimit: 200, memberLimit: 200 })
+    .where(eq(schema.organization.id, me.organizationId));
+  people['super-admin'] = { cookie: ownerCookie, memberId: me.memberId, email: ownerEmail };
+
+  target = await createApplication('Target');
+  inScope = await createApplication('In scope');
+  // One application per caller to deactivate, and one per caller to reactivate.
+  for (let index = 0; index < 2 * CALLERS.length; index += 1) activePool.push(await createApplication(`Pool ${index}`));
+  await waitUntilActive([target, inScope, ...activePool]);
+  for (const app of activePool.splice(CALLERS.length)) {
+    await json(
+      await t.app.inject(
+        jsonRequest('POST', `/api/v1/applications/${app.applicationId}/deactivate`, { confirmName: app.name }, ownerCookie),
+      ),
+    );
+    deactivatedPool.push(app);
+  }
+
+  for (const caller of ['admin', 'moderator', 'analyst', 'developer'] as const) {
+    const email = freshEmail(caller);
+    people[caller] = { ...(await joinByInvitation(t.app, ownerCookie, email, ROLE_OF[caller])), email };
+  }
+  const scopedEmail = freshEmail('scoped');
+  people['scoped developer'] = {
+    ...(await joinByInvitation(t.app, ownerCookie, scopedEmail, 'portal.developer', [inScope.applicationId])),
+    email: scopedEmail,
+  };
+  const strangerEmail = 'stranger@elsewhere.io';
+  const strangerCookie = await setUpOrganization(t.app, strangerEmail);
+  const stranger = (await json(await t.app.inject(jsonRequest('GET', '/api/v1/members/me', undefined, strangerCookie)))) as { id: string };
+  people['other organisation'] = { cookie: strangerCookie, memberId: stranger.id, email: strangerEmail };
+
+  const targetEmail = freshEmail('target');
+  targetMember = { ...(await joinByInvitation(t.app, ownerCookie, targetEmail, 'portal.developer')), email: targetEmail };
+  pendingInvitationId = (await pendingInvitation()).id;
+  verifiableCode = (await pendingInvitation()).code;
+}, 180_000);
+
+/** One call as it is made for a given caller; objects a successful call consumes are made fresh. */
+type Prepare = (caller: Caller) => Promise<{ method: InjectOptions['method']; url: string; body?: unknown }>;
+
+interface Row {
+  expected: Record<Caller, Outcome>;
+  prepare: Prepare;
+}
+
+const call =
+  (method: InjectOptions['method'], url: string | (() => string), body?: unknown | (() => unknown)): Prepare =>
+  async () => ({
+    method,
+    url: typeof url === 'function' ? url() : url,
+    body: typeof body === 'function' ? (body as () => unknown)() : body,
+  });
+
+/** Rows by the route's key in the OpenAPI document: `METHOD path`. */
+const ROWS: Record<string, Row> = {
+  'GET /api/health': { expected: everyone(OK), prepare: call('GET', '/api/health') },
+  'GET /api/v1/config/': { expected: everyone(OK), prepare: call('GET', '/api/v1/config') },
+  'GET /api/v1/utils/countries': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/countries') },
+  'GET /api/v1/utils/subdivisions': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/subdivisions?countryCode=SG') },
+
+  'GET /api/v1/accounts/me': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/me') },
+  // After setup the update is the billing form: VIEW_BILLING, on the caller's own organisation.
+  'PUT /api/v1/accounts/': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('PUT', '/api/v1/accounts', BILLING_UPDATE),
+  },
+  // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
+  'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
+  'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
+
+  'GET /api/v1/applications/': {
+    expected: permission(HOLDERS.VIEW_APPLICATION, OK, OK),
+    prepare: call('GET', '/api/v1/applications'),
+  },
+  'POST /api/v1/applications/': {
+    expected: permission(HOLDERS.CREATE_APPLICATION, CREATED, CREATED),
+    prepare: call('POST', '/api/v1/applications', () => ({ name: freshEmail('app').split('@')[0], plan: 'basic', region: 'SG' })),
+  },
+  'GET /api/v1/applications/{applicationId}': {
+    expected: permission(HOLDERS.VIEW_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/applications/${target.applicationId}`),
+  },
+  'PUT /api/v1/applications/{applicationId}': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    prepare: call('PUT', () => `/api/v1/applications/${target.applicationId}`, { name: 'Target' }),
+  },
+  'POST /api/v1/applications/{applicationId}/deactivate': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    // An active application of its own for each caller (the pool holds one per caller).
+    prepare: async () => {
+      const app = activePool.pop()!;
+      return { method: 'POST', url: `/api/v1/applications/${app.applicationId}/deactivate`, body: { confirmName: app.name } };
+    },
+  },
+  'POST /api/v1/applications/{applicationId}/reactivate': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    prepare: async () => ({ method: 'POST', url: `/api/v1/applications/${deactivatedPool.pop()!.applicationId}/reactivate`, body: {} }),
+  },
+
+  'GET /api/v1/members/': { expected: permission(HOLDERS.VIEW_MEMBER, OK, OK), prepare: call('GET', '/api/v1/members?limit=200') },
+  'GET /api/v1/members/me': { expected: signedIn(OK), prepare: call('GET', '/api/v1/members/me') },
+  'GET /api/v1/members/{memberId}': {
+    expected: permission(HOLDERS.VIEW_MEMBER, OK, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/members/${targetMember.memberId}`),
+  },
+  'PUT /api/v1/members/{memberId}': {
+    expected: permission(HOLDERS.MANAGE_MEMBER, OK, NOT_FOUND),
+    prepare: call('PUT', () => `/api/v1/members/${targetMember.memberId}`, {
+      displayName: 'Target',
+      roleIds: ['portal.developer'],
+      applicationScopes: null,
+    }),
+  },
+  'DELETE /api/v1/members/{memberId}': {
+    expected: permission(HOLDERS.MANAGE_MEMBER, NO_CONTENT, NOT_FOUND),
+    prepare: async () => {
+      const doomed = await joinByInvitation(t.app, people['super-admin'].cookie, freshEmail('doomed'), 'portal.developer');
+      return { method: 'DELETE', url: `/api/v1/members/${doomed.memberId}` };
+    },
+  },
+  // Only one's own password: no role changes another member's (here the target developer's).
+  'PUT /api/v1/members/{memberId}/password': {
+    expected: permission(HOLDERS.NOBODY, NO_CONTENT, NOT_FOUND),
+    prepare: call('PUT', () => `/api/v1/members/${targetMember.memberId}/password`, {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: 'N3w!Passw0rd-matrix',
+      confirmPassword: 'N3w!Passw0rd-matrix',
+    }),
+  },
+  'GET /api/v1/roles/': { expected: signedIn(OK), prepare: call('GET', '/api/v1/roles?limit=50') },
+
+  'GET /api/v1/invitations/': { expected: permission(HOLDERS.VIEW_MEMBER, OK, OK), prepare: call('GET', '/api/v1/invitations?limit=50') },
+  'POST /api/v1/invitations/': {
+    expected: permission(HOLDERS.MANAGE_MEMBER, CREATED, CREATED),
+    prepare: call('POST', '/api/v1/invitations', () => ({
+      emails: [freshEmail('invited')],
+      roleIds: ['portal.developer'],
+      applicationScopes: null,
+    })),
+  },
+  'DELETE /api/v1/invitations/{invitationId}': {
+    expected: permission(HOLDERS.MANAGE_MEMBER, NO_CONTENT, NOT_FOUND),
+    prepare: async () => ({ method: 'DELETE', url: `/api/v1/invitations/${(await pendingInvitation()).id}` }),
+  },
+  'POST /api/v1/invitations/{invitationId}/resend': {
+    expected: permission(HOLDERS.MANAGE_MEMBER, OK, NOT_FOUND),
+    prepare: call('POST', () => `/api/v1/invitations/${pendingInvitationId}/resend`),
+  },
+  // The invitee's side: the mailed code is the credential, whoever else the caller is.
+  'POST /api/invitations/verify': { expected: everyone(OK), prepare: call('POST', '/api/invitations/verify', () => ({ code: verifiableCode })) },
+  'POST /api/invitations/{invitationId}/confirm': {
+    expected: everyone(CREATED),
+    prepare: async () => {
+      const invitation = await pendingInvitation();
+      return {
+        method: 'POST',
+        url: `/api/invitations/${invitation.id}/confirm`,
+        body: { displayName: 'Joiner', password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, code: invitation.code },
+      };
+    },
+  },
+  // Server to server: only the regions' admin token, never a member's session.
+  'POST /api/internal/v1/regional-sessions/check': {
+    expected: everyone(UNAUTHORIZED),
+    prepare: call('POST', '/api/internal/v1/regional-sessions/check', () => ({ sessionId: 'any', applicationId: target.applicationId })),
+  },
+
+  // The development outbox: mounted only on loopback outside production, open to whoever reaches it.
+  'GET /dev/mailbox/': { expected: everyone(OK), prepare: call('GET', '/dev/mailbox/') },
+  'GET /dev/mailbox/messages': { expected: everyone(OK), prepare: call('GET', '/dev/mailbox/messages?to=owner%40matrix.io') },
+  'GET /dev/mailbox/messages/{id}': {
+    expected: everyone(OK),
+    prepare: async () => {
+      const [message] = (await json(await t.app.inject({ method: 'GET', url: '/dev/mailbox/messages?to=owner%40matrix.io' }))) as { id: string }[];
+      return { method: 'GET', url: `/dev/mailbox/messages/${message!.id}` };
+    },
+  },
+};
+
+/** The identity endpoints behind `/api/auth/{*}`: none depends on who else the caller is, but the token. */
+const IDENTITY_ROWS: Record<string, Row> = {
+  'POST /sign-up/email': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/auth/sign-up/email', () => ({ email: freshEmail('signup'), password: STRONG_PASSWORD, name: 'New' })),
+  },
+  'POST /sign-in/email': {
+    expected: everyone({ status: 401, code: 'INVALID_EMAIL_OR_PASSWORD' }),
+    prepare: call('POST', '/api/auth/sign-in/email', { email: 'owner@matrix.io', password: 'Wr0ng!Password-x' }),
+  },
+  'POST /sign-out': { expected: everyone(OK), prepare: call('POST', '/api/auth/sign-out', {}) },
+  'POST /email-otp/send-verification-otp': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/auth/email-otp/send-verification-otp', () => ({ email: freshEmail('resend'), type: 'email-verification' })),
+  },
+  'POST /email-otp/verify-email': {
+    expected: everyone(BAD_REQUEST),
+    prepare: call('POST', '/api/auth/email-otp/verify-email', () => ({ email: freshEmail('verify'), otp: '000000' })),
+  },
+  'POST /email-otp/request-password-reset': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/auth/email-otp/request-password-reset', () => ({ email: freshEmail('reset') })),
+  },
+  'POST /email-otp/reset-password': {
+    expected: everyone(BAD_REQUEST),
+    prepare: call('POST', '/api/auth/email-otp/reset-password', () => ({ email: freshEmail('renew'), otp: '000000', password: STRONG_PASSWORD })),
+  },
+  'GET /token': { expected: signedIn(OK), prepare: call('GET', '/api/auth/token') },
+  'GET /jwks': { expected: everyone(OK), prepare: call('GET', '/api/auth/jwks') },
+};
+
+/**
+ * The caller's session for one case. Sign-out ends the session it is given, so it gets a session
+ * of its own; every other call uses the caller's standing session.
+ */
+async function cookieFor(caller: Caller, key: string) {
+  if (caller === 'anonymous') return undefined;
+  return key === 'POST /sign-out' ? signIn(t.app, people[caller].email) : people[caller].cookie;
+}
+
+async function runCase(key: string, row: Row, caller: Caller) {
+  const prepared = await row.prepare(caller);
+  const request = jsonRequest(prepared.method, prepared.url, prepared.body, await cookieFor(caller, key));
+  const response = await t.app.inject(request);
+  const expected = row.expected[caller];
+  const context = `${key} as ${caller}: ${response.body.slice(0, 300)}`;
+  expect(response.statusCode, context).toBe(expected.status);
+  if (expected.code) expect((response.json() as { code?: string }).code, context).toBe(expected.code);
+}
+
+describe('the whole API × every kind of caller', () => {
+  it('has a row for every route of the OpenAPI document', () => {
+    const document = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const identity = routes.filter((route) => route.endsWith(' /api/auth/{*}'));
+    expect(identity.sort()).toEqual(['GET /api/auth/{*}', 'POST /api/auth/{*}']);
+    const missing = routes.filter((route) => !identity.includes(route) && !(route in ROWS));
+    expect(missing, 'routes without an expected row').toEqual([]);
+    const stale = Object.keys(ROWS).filter((route) => !routes.includes(route));
+    expect(stale, 'rows for routes that no longer exist').toEqual([]);
+    const enabled = Object.entries(ENABLED_AUTH_ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path}`);
+    expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(enabled.sort());
+  });
+
+  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS })) {
+    it(key, async () => {
+      for (const caller of CALLERS) await runCase(key, row, caller);
+    });
+  }
+
+  it('lets the scoped developer reach the application in their scope, so the 404s above are the scope', async () => {
+    const response = await t.app.inject(
+      jsonRequest('GET', `/api/v1/applications/${inScope.applicationId}`, undefined, people['scoped developer'].cookie),
+    );
+    expect(response.statusCode).toBe(200);
+  });
+});

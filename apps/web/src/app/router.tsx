@@ -1,20 +1,28 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ErrorPage } from '../components/error-page';
 import { PageLoader } from '../components/page-loader';
+import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
 import type { RouteAccess } from '../lib/guard';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
 import type { RouteHandle } from './route-handle';
 
-type LazyRoute = NonNullable<RouteObject['lazy']>;
+// The function form of `lazy` (react-router also takes an object of per-property loaders).
+type LazyRoute = Extract<NonNullable<RouteObject['lazy']>, () => unknown>;
 
 const placeholder: LazyRoute = () => import('./routes/placeholder');
 const message: LazyRoute = () => import('./routes/message');
 
+// Route chunks load while a navigation is pending, before the address changes: its destination is the page to reopen.
+const chunkReloads = browserChunkReloads(() => {
+  const pending = router.state.navigation.location;
+  return pending ? `${pending.pathname}${pending.search}` : undefined;
+});
+
 /** A page of the §2 route table: its access and title are known before its code is loaded. */
 function page(path: string, access: RouteAccess, title: TranslationKey, lazy: LazyRoute, extra: Partial<RouteHandle> = {}): RouteObject {
   const handle: RouteHandle = { access, title, ...extra };
-  return { path, handle, lazy };
+  return { path, handle, lazy: reloadOnceOnChunkFailure(lazy, path, chunkReloads) };
 }
 
 export const routes: RouteObject[] = [
@@ -47,7 +55,7 @@ export const routes: RouteObject[] = [
       page('setup-organization', 'login', 'page.setupOrganization', () => import('./routes/setup-organization')),
       page('payment/:sub/:type', 'VIEW_BILLING', 'page.payment', () => import('./routes/payment')),
       {
-        lazy: () => import('./routes/app-layout'),
+        lazy: reloadOnceOnChunkFailure(() => import('./routes/app-layout'), 'app-layout', chunkReloads),
         children: [
           page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', () => import('./routes/apps')),
           page('create-app/:sub/:step?', 'CREATE_APPLICATION', 'page.createApp', () => import('./routes/create-app')),

@@ -1,0 +1,61 @@
+// `npm run size`: the JavaScript each page loads before it is interactive, gzip-compressed, against
+// its budget. Read from the build manifest (deterministic, no browser, no timing): the entry's
+// static imports, plus each route chunk the page opens and their static imports. Dynamic imports
+// inside those (the password meter, dialogs opened later) are not counted: they load on demand.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error(`size: ${path.relative(process.cwd(), manifestFile)} is missing; run npm run build first`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+
+/** Budgets in kB (1,000 bytes) of gzip JavaScript, and the route modules each page opens. */
+const BUDGETS = [
+  { page: '/login', routes: ['src/app/routes/login.tsx'], budgetKb: 110 },
+  { page: '/signup', routes: ['src/app/routes/signup.tsx'], budgetKb: 130 },
+  { page: '/apps/asc', routes: ['src/app/routes/app-layout.tsx', 'src/app/routes/apps.tsx'], budgetKb: 200 },
+];
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+
+/** Every chunk a module needs before it runs: itself and its static imports, transitively. */
+function staticClosure(keys, into = new Set()) {
+  for (const key of keys) {
+    if (into.has(key)) continue;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`size: ${key} is not in the build manifest`);
+    into.add(key);
+    staticClosure(chunk.imports ?? [], into);
+  }
+  return into;
+}
+
+const gzipBytes = new Map();
+function gzipSize(file) {
+  if (!gzipBytes.has(file)) gzipBytes.set(file, zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length);
+  return gzipBytes.get(file);
+}
+
+let over = 0;
+const rows = BUDGETS.map(({ page, routes, budgetKb }) => {
+  const chunks = [...staticClosure([entryKey, ...routes])].map((key) => manifest[key].file);
+  const bytes = chunks.reduce((sum, file) => sum + gzipSize(file), 0);
+  const kb = bytes / 1000;
+  if (kb > budgetKb) over += 1;
+  return { page, requests: chunks.length, kb, budgetKb };
+});
+
+for (const { page, requests, kb, budgetKb } of rows) {
+  const verdict = kb <= budgetKb ? 'ok' : 'OVER';
+  console.log(`${page.padEnd(10)} ${kb.toFixed(1).padStart(6)} kB gzip in ${String(requests).padStart(2)} scripts  (budget ${budgetKb} kB)  ${verdict}`);
+}
+if (over > 0) {
+  console.error(`size: ${over} page(s) over budget`);
+  process.exit(1);
+}

@@ -18,6 +18,7 @@ import {
   useTestApp,
   expectApiError,
   jsonRequest,
+  setUpOrganization,
   signIn,
   signInRequest,
   signUpVerifiedUser,
@@ -190,5 +191,34 @@ describe('the bearer access token', () => {
     for (const bad of [withVictimSession, withLaterExpiry, unsigned, expired, foreign, 'not-a-jwt', `${token}x`]) {
       expectApiError(await app.inject(bearerRequest('GET', '/api/v1/accounts/me', bad)), 401, 'UNAUTHORIZED');
     }
+  });
+});
+
+describe('the session lookup', () => {
+  it('reads the member and organisation exactly as a direct query does, dates as dates', async () => {
+    const cookie = await setUpOrganization(app, 'lookup@acme.io');
+    const viaCookie = await testApp.app.portal.sessions.fromHeaders({ cookie });
+    const membership = viaCookie?.membership;
+    expect(membership).toBeDefined();
+    const [member] = await testApp.database.db.select().from(schema.member).where(eq(schema.member.id, membership!.member.id));
+    const [organization] = await testApp.database.db
+      .select()
+      .from(schema.organization)
+      .where(eq(schema.organization.id, membership!.organization.id));
+    expect(membership!.member).toMatchObject({
+      id: member!.id,
+      organizationId: member!.organizationId,
+      displayName: member!.displayName,
+      roleId: member!.roleId,
+      allApplications: member!.allApplications,
+      lastLoginAt: member!.lastLoginAt,
+    });
+    expect(membership!.member.lastLoginAt).toBeInstanceOf(Date);
+    expect(membership!.organization.trialEndAt).toBeInstanceOf(Date);
+    const { privacyPolicyAcceptedAt: _p, termsAcceptedAt: _t, createdAt: _c, updatedAt: _u, ...organizationFields } = organization!;
+    expect(membership!.organization).toMatchObject(organizationFields);
+    expect(viaCookie).toMatchObject({ email: 'lookup@acme.io', emailVerified: true });
+    const viaId = await testApp.app.portal.sessions.fromSessionId(viaCookie!.sessionId);
+    expect(viaId).toEqual(viaCookie);
   });
 });

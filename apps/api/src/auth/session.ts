@@ -1,33 +1,37 @@
 import crypto from 'node:crypto';
-import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
 
-// What a request needs of the caller's member and organisation rows: the lookup runs on every
-// request, and each column read costs (most on PGlite, which parses every value in JavaScript).
-const MEMBER_COLUMNS = {
-  id: schema.member.id,
-  organizationId: schema.member.organizationId,
-  displayName: schema.member.displayName,
-  roleId: schema.member.roleId,
-  allApplications: schema.member.allApplications,
-  lastLoginAt: schema.member.lastLoginAt,
-};
-const {
-  privacyPolicyAcceptedAt: _privacyPolicyAcceptedAt,
-  termsAcceptedAt: _termsAcceptedAt,
-  createdAt: _createdAt,
-  updatedAt: _updatedAt,
-  ...ORGANIZATION_COLUMNS
-} = getTableColumns(schema.organization);
-
-type LookupRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
+type MemberRow = typeof schema.member.$inferSelect;
+type OrganizationRow = typeof schema.organization.$inferSelect;
 
 export interface Membership {
-  member: NonNullable<LookupRow['member']>;
-  organization: NonNullable<LookupRow['organization']>;
+  member: Pick<MemberRow, 'id' | 'organizationId' | 'displayName' | 'roleId' | 'allApplications' | 'lastLoginAt'>;
+  organization: Omit<OrganizationRow, 'privacyPolicyAcceptedAt' | 'termsAcceptedAt' | 'createdAt' | 'updatedAt'>;
+}
+
+/** What the lookup functions (migration 0005) answer: database column names in the nested rows. */
+interface LookupJson {
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  member: Record<string, unknown> | null;
+  organization: Record<string, unknown> | null;
+}
+
+/** A table row from its JSON form (`to_jsonb`): properties by Drizzle name, timestamps as dates. */
+function rowFromJson<T extends typeof schema.member | typeof schema.organization>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+  const row: Record<string, unknown> = {};
+  for (const [property, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name] ?? null;
+    row[property] = value !== null && column.columnType === 'PgTimestamp' ? new Date(value as string) : value;
+  }
+  return row as T['$inferSelect'];
 }
 
 export interface SessionUser {
@@ -52,36 +56,14 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-/** Session, user and membership in one indexed lookup, by session token or by session id. */
-function prepareSessionLookup(db: Db, by: 'token' | 'id') {
-  return db
-    .select({
-      sessionId: schema.session.id,
-      userId: schema.user.id,
-      email: schema.user.email,
-      name: schema.user.name,
-      emailVerified: schema.user.emailVerified,
-      member: MEMBER_COLUMNS,
-      organization: ORGANIZATION_COLUMNS,
-    })
-    .from(schema.session)
-    .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
-    .leftJoin(schema.member, eq(schema.member.userId, schema.user.id))
-    .leftJoin(schema.organization, eq(schema.organization.id, schema.member.organizationId))
-    .where(and(eq(schema.session[by], sql.placeholder('key')), gt(schema.session.expiresAt, sql`now()`)))
-    .limit(1)
-    .prepare(`session_by_${by}`);
-}
-
 /**
  * The session check every API request makes. better-auth's own getSession measured 100–270
  * requests/s here, so this verifies the signed session cookie (HMAC-SHA256, as better-auth signs
- * it) or the 1-hour bearer JWT locally, then makes one prepared, indexed lookup that also reads the
- * caller's membership, which every portal endpoint needs for its organisation scope.
+ * it) or the 1-hour bearer JWT locally, then makes one indexed lookup that also reads the caller's
+ * membership, which every portal endpoint needs for its organisation scope.
  */
 export class SessionVerifier {
   private readonly hmacKey: Buffer;
-  private readonly lookups: Record<'token' | 'id', ReturnType<typeof prepareSessionLookup>>;
   private jwks: ReturnType<typeof createLocalJWKSet> | undefined;
   /**
    * The one session cookie that counts: on https only the `__Secure-` one, which only a secure
@@ -96,7 +78,6 @@ export class SessionVerifier {
   ) {
     this.cookieName = issuer.startsWith('https:') ? SECURE_COOKIE_NAME : SESSION_COOKIE_NAME;
     this.hmacKey = Buffer.from(secret, 'utf8');
-    this.lookups = { token: prepareSessionLookup(db, 'token'), id: prepareSessionLookup(db, 'id') };
   }
 
   /** The session token inside a signed cookie value, or undefined when the signature is wrong. */
@@ -162,10 +143,21 @@ export class SessionVerifier {
     return this.jwks;
   }
 
+  /** Session, user and membership in one indexed lookup, through a function whose plan the database keeps. */
   private async lookup(by: 'token' | 'id', key: string): Promise<SessionUser | undefined> {
-    const [row] = await this.lookups[by].execute({ key });
-    if (!row) return undefined;
-    const { member, organization, ...user } = row;
-    return { ...user, membership: member && organization ? { member, organization } : undefined };
+    const [token, id] = by === 'token' ? [key, null] : [null, key];
+    const call = sql`select portal_session_lookup(${token}, ${id}) as found`;
+    // Both drivers answer `execute` with `{ rows }` (node-postgres and PGlite alike parse jsonb).
+    const { rows } = (await this.db.execute(call)) as unknown as { rows: { found: LookupJson | null }[] };
+    const found = rows[0]?.found;
+    if (!found) return undefined;
+    const { member, organization, ...user } = found;
+    return {
+      ...user,
+      membership:
+        member && organization
+          ? { member: rowFromJson(schema.member, member), organization: rowFromJson(schema.organization, organization) }
+          : undefined,
+    };
   }
 }

@@ -8,6 +8,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     /** Seconds to wait for an answer before counting a timeout (default 10). */
     timeout?: number;
+    /** Requests each connection sends in turn, instead of `url`'s path alone. */
+    requests?: { method?: string; path: string }[];
   }
   export interface Histogram {
     average: number;

@@ -107,9 +107,24 @@ export async function signedInOwner(base: string, email: string) {
   return cookie;
 }
 
-/** Drives `url` with autocannon; any answer slower than `timeoutSeconds` fails the run. */
-export async function load(url: string, headers: Record<string, string> = {}, timeoutSeconds = 10): Promise<Result> {
-  const options = { url, connections: CONNECTIONS, workers: 1, headers, timeout: timeoutSeconds };
+/**
+ * Drives `url` with autocannon; any answer slower than `timeoutSeconds` fails the run. `mix` makes
+ * each connection send those paths in turn, `connections` overrides the default count.
+ */
+export async function load(
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutSeconds = 10,
+  { mix, connections = CONNECTIONS }: { mix?: string[]; connections?: number } = {},
+): Promise<Result> {
+  const options = {
+    url,
+    connections,
+    workers: 1,
+    headers,
+    timeout: timeoutSeconds,
+    ...(mix ? { requests: mix.map((path) => ({ method: 'GET', path })) } : {}),
+  };
   // A short unrecorded run first, so JIT warm-up and pool growth are not measured.
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: DURATION_SECONDS });

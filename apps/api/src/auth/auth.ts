@@ -102,6 +102,8 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     }),
     // Rate limits are applied by the portal's own limiter (per IP and per account).
     rateLimit: { enabled: false },
+    // better-auth's messages go to the portal's log, at its level and in its format.
+    logger: { log: (level, message, ...args) => log[level]({ details: args }, `identity: ${message}`) },
     advanced: {
       cookiePrefix: SESSION_COOKIE_PREFIX,
       database: { generateId: () => crypto.randomUUID() },

@@ -18,5 +18,18 @@ export default defineConfig({
     manifest: true,
     // zxcvbn's dictionaries (about 1.2 MB) form one chunk, loaded only once a password is typed.
     chunkSizeWarningLimit: 1300,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Libraries every page loads get chunks of their own, named and hashed apart from the
+          // app's code, so a release that changes a page leaves them in the browser's cache.
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 2 },
+            { name: 'i18next', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

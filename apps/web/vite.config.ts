@@ -26,7 +26,6 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
             { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 2 },
-            { name: 'i18next', test: /node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 1 },
           ],
         },
       },

@@ -1,5 +1,5 @@
 import { createTheme, darken, type CSSVariablesResolver } from '@mantine/core';
-import { i18n } from '../lib/i18n';
+import { t } from '../lib/i18n';
 
 /**
  * Mantine's default primary shade (6), dimmed grey and error red fail WCAG contrast on white:
@@ -15,7 +15,7 @@ export const theme = createTheme({
   defaultRadius: 'md',
   components: {
     // A plain object rather than Modal.extend keeps the Modal code out of the first page's bundle.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': i18n.t('common.close') } } },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } },
   },
 });
 

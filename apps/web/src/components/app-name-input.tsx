@@ -1,7 +1,7 @@
 import { Text, TextInput, type TextInputProps } from '@mantine/core';
 import { APP_NAME_MAX_LENGTH } from '@portal/contracts';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { appNameLength, clampAppName, pasteIntoAppName } from '../lib/app-name';
 
 interface AppNameInputProps extends Omit<

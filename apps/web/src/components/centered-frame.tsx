@@ -1,6 +1,6 @@
 import { Box, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** The frame of every page shown outside the signed-in layout: brand, a card, and its heading. */
 export function CenteredFrame({ title, children, width = 440 }: { title: ReactNode; children?: ReactNode; width?: number }) {

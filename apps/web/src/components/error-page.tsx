@@ -1,5 +1,5 @@
 import { Anchor, Button } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Link } from 'react-router';
 import { useAccount } from '../lib/account';
 import { MessagePage } from './message-page';

@@ -1,6 +1,6 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
 import { PASSWORD_STRENGTH_LEVELS, type PasswordStrengthLevel } from '@portal/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { passwordStrengthLevel } from '../lib/password-strength';
 import { usePasswordScore } from '../lib/use-password-score';
 

@@ -1,5 +1,5 @@
 import { Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useRouteHandle } from '../route-handle';
 
 /** A signed-in page whose content is not built yet: its frame and heading. */

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Button, Card, CopyButton, Title } from '@mantine/cor
 import { REGIONS, type Application, type Permission } from '@portal/contracts';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   applicationActions,
   canOpenConsole,

@@ -2,7 +2,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconDots, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { ApplicationAction } from '../application-list';
 
 const ACTION_ICONS = {

@@ -1,7 +1,7 @@
 import { Button, Group, Modal } from '@mantine/core';
 import { MODAL_WIDTH_PX, type Application } from '@portal/contracts';
 import { Fragment, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
 
 interface ApplicationModalProps {

@@ -20,7 +20,7 @@ import {
 } from '@portal/contracts';
 import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useCallback, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';

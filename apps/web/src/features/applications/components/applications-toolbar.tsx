@@ -2,7 +2,7 @@ import { Group, MultiSelect, TextInput } from '@mantine/core';
 import { PLAN_KEYS, REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconSearch } from '@tabler/icons-react';
 import { memo, useMemo, type JSX } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 interface ApplicationsToolbarProps {
   search: string;

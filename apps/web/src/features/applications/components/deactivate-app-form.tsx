@@ -2,7 +2,7 @@ import { Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Application } from '@portal/contracts';
 import { useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { useDeactivateApplication } from '../api/deactivate-application';
 import { ModalActions } from './application-modal';
 

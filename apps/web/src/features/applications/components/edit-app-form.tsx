@@ -2,7 +2,7 @@ import { Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Application } from '@portal/contracts';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { AppNameInput } from '../../../components/app-name-input';
 import { useUpdateApplication } from '../api/update-application';
 import { canSaveName } from '../application-list';

@@ -1,7 +1,7 @@
 import { Anchor, Card, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { PublicConfig } from '@portal/contracts';
 import { IconBook, IconDeviceGamepad2, IconMessages, IconExternalLink, type Icon } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { ERROR_DESCRIPTION_PARAM, isCorporateEmailRefusal } from '../../../lib/guard';
 

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { ResendVerificationRequestSchema } from '@portal/contracts';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { fieldError, submitErrorText } from '../../../lib/form-errors';

@@ -1,6 +1,6 @@
 import { Button, Divider } from '@mantine/core';
 import { IconBrandGoogle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
 import { submitErrorText } from '../../../lib/form-errors';
 import { rememberGoogleSignInOrigin } from '../../../lib/google-sign-in-origin';

@@ -1,6 +1,6 @@
 import { LOGOUT_DELAY_MS } from '@portal/contracts';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { MessagePage } from '../../../components/message-page';
 import { useSignOut } from '../../../lib/sign-out';

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { PasswordRenewFormSchema } from '@portal/contracts';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { StatusAlert } from '../../../components/status-alert';

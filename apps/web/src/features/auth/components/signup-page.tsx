@@ -3,7 +3,7 @@ import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/
 import { SignUpRequestSchema, type ErrorCode } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { PasswordStrengthMeter } from '../../../components/password-strength-meter';

@@ -4,7 +4,7 @@ import { SSO_DOMAIN_ALLOWED, SSO_DOMAIN_MAX_LENGTH, SsoDomainFormSchema } from '
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { StatusAlert } from '../../../components/status-alert';

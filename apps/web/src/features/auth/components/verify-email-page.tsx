@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { VerifyEmailRequestSchema } from '@portal/contracts';
 import { useForm } from 'react-hook-form';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Navigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { StatusAlert } from '../../../components/status-alert';

@@ -1,7 +1,7 @@
 import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Copies a value and confirms it with a success toast (§2 setup application). */
 export function CopyAction({ value, label, disabled = false }: { value: string; label: string; disabled?: boolean }) {

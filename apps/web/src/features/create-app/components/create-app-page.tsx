@@ -1,7 +1,7 @@
 import { Alert, Anchor, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import { useAccount } from '../../../lib/account';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowLeft, IconBook, IconHash, IconUsersGroup, type Icon } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';

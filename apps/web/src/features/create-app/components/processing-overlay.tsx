@@ -1,5 +1,5 @@
 import { Loader, Overlay, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Covers the whole screen while the application is created and connected, so nothing else is clicked. */
 export function ProcessingOverlay() {

@@ -3,7 +3,7 @@ import { PLAN_PRICES_USD, REGION_KEYS, REGIONS, type RegionKey } from '@portal/c
 import { IconMessages, IconUsersGroup, IconVideo, type Icon } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { AppNameInput } from '../../../components/app-name-input';
 import type { TranslationKey } from '../../../lib/i18n';

@@ -3,7 +3,7 @@ import type { Application } from '@portal/contracts';
 import { IconHelp } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { usePublicConfig } from '../../../lib/public-config';
 import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';

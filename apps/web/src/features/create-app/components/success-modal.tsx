@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconExternalLink } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { usePublicConfig } from '../../../lib/public-config';
 import { ExternalLinkButton } from './step-parts';

@@ -3,7 +3,7 @@ import type { Application, PublicConfig } from '@portal/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';

@@ -2,7 +2,7 @@ import { AppShell } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Outlet } from 'react-router';
 import { Navigation } from './navigation';
 import { TopBar } from './top-bar';

@@ -13,7 +13,7 @@ import {
   IconWorldWww,
   type Icon,
 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import type { TranslationKey } from '../../../lib/i18n';

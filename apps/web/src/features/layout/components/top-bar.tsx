@@ -1,5 +1,5 @@
 import { Burger, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { TrialBanner } from './trial-banner';
 import { UserMenu } from './user-menu';
 

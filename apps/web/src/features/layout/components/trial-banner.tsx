@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import { IconClockHour4 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { trialBannerState, trialDaysLeft, type TrialBannerState } from '../../../lib/trial-banner';
 

@@ -1,6 +1,6 @@
 import { Button, List, Popover, Text } from '@mantine/core';
 import type { ApplicationScope } from '@portal/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** 'All', or how many applications the member or invitee is limited to, opening their names. */
 export function ApplicationAccessCell({ scopes }: { scopes: readonly ApplicationScope[] | null }) {

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import type { ErrorCode } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-client';
 import { fieldError, submitErrorText } from '../../../lib/form-errors';

@@ -1,6 +1,6 @@
 import { Pill, TagsInput } from '@mantine/core';
 import { isValidEmail } from '@portal/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { emailTagsFrom, invalidEmailTags } from '../member-rules';
 
 interface EmailTagsInputProps {

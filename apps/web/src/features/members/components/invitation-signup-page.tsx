@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import type { ErrorCode, VerifyInvitationResponse } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../lib/i18n';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { PageLoader } from '../../../components/page-loader';
@@ -76,7 +76,6 @@ function InvitationSignupForm({ invitation, code }: { invitation: VerifyInvitati
     <CenteredFrame title={t('invitation.signup.heading', { organization: invitation.organizationName })}>
       <Text>
         <Trans
-          t={t}
           i18nKey="invitation.signup.intro"
           values={{ organization: invitation.organizationName, email: invitation.email }}
           components={{ strong: <strong /> }}

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { uiPermissions, type Invitation } from '@portal/contracts';
 import { IconMailForward, IconX } from '@tabler/icons-react';
 import { format } from 'date-fns';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
 import { useCancelInvitation, useResendInvitation } from '../api/invitations';

@@ -4,7 +4,7 @@ import { assignableRoles } from '@portal/contracts';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';

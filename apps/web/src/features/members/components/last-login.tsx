@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { formatLastLogin } from '../member-rules';
 
 /** 'dd MMM yyyy' over 'HH:mm' in a table cell, on one line elsewhere; 'Never' for 0. */

@@ -1,7 +1,7 @@
 import { Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { PENDING_INVITATIONS_MAX, uiPermissions } from '@portal/contracts';
 import { IconUserPlus } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { useInvitations } from '../api/invitations';

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import type { Member } from '@portal/contracts';
 import { IconCrown } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { isSsoUser, isSuperAdmin } from '../member-rules';
 
 /** The super-admin badge (with its icon) and the SSO user label (§2). */

@@ -1,7 +1,7 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import type { Member } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ChangePasswordForm } from './change-password-form';
 import { MemberProfileForm } from './member-profile-form';
 import { MemberSummary } from './member-summary';

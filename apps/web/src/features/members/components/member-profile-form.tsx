@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { assignableRoles, type Member, type RoleId, type UpdateMemberRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';

@@ -2,7 +2,7 @@ import { Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import type { Member } from '@portal/contracts';
 import { IconChevronDown, IconChevronUp, IconPencil, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { editProfileState, useSignedInAccount } from '../../../lib/account';
 import { useDeleteMember } from '../api/members';

@@ -2,7 +2,7 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { translate } from '../../../lib/i18n';
 
 interface QueryContentProps<T> {

@@ -2,7 +2,7 @@ import { Group, MultiSelect, Radio, Select, Stack } from '@mantine/core';
 import { isScopableRole, type ApplicationScope, type RoleId } from '@portal/contracts';
 import { useMemo } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
 import { useApplications } from '../../applications/api/list-applications';

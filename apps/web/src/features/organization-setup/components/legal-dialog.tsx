@@ -1,7 +1,7 @@
 import { Button, Center, Checkbox, Group, Loader, Modal, Stack, Text, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import Markdown from 'react-markdown';
 import { StatusAlert } from '../../../components/status-alert';
 import type { TranslationKey } from '../../../lib/i18n';

@@ -5,7 +5,7 @@ import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { StatusAlert } from '../../../components/status-alert';

@@ -1,0 +1,48 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { en } from '../locales/en';
+import { isTranslationKey, t, Trans, translate } from './i18n';
+
+describe('t', () => {
+  it('returns the wording of a key and fills its placeholders', () => {
+    expect(t('app.pageTitle', { page: 'Sign in' })).toBe('Sign in | Developer Portal');
+    expect(t('common.networkError')).toBe(en['common.networkError']);
+  });
+
+  it('chooses the English plural form by count', () => {
+    expect(t('members.access.count', { count: 1 })).toBe('1 application');
+    expect(t('members.access.count', { count: 3 })).toBe('3 applications');
+    expect(t('members.access.count', { count: 0 })).toBe('0 applications');
+  });
+
+  it('leaves a placeholder without a value as it is', () => {
+    expect(t('app.pageTitle')).toBe('{{page}} | Developer Portal');
+  });
+});
+
+describe('translate', () => {
+  it('translates message keys and passes a server text through', () => {
+    expect(translate('validation.email.invalid')).toBe(en['validation.email.invalid']);
+    expect(translate('Card declined by the issuer')).toBe('Card declined by the issuer');
+    expect(isTranslationKey('members.access.count')).toBe(true);
+    expect(isTranslationKey('members.access')).toBe(false);
+  });
+});
+
+describe('Trans', () => {
+  const render = (email: string) =>
+    renderToStaticMarkup(
+      createElement(Trans, { i18nKey: 'passwordReset.sent', values: { email }, components: { strong: createElement('strong') } }),
+    );
+
+  it('renders the tagged parts as the given elements with the values filled in', () => {
+    expect(render('ada@example.com')).toBe(
+      'If an account exists for <strong>ada@example.com</strong>, we sent it a link to choose a new password.',
+    );
+  });
+
+  it('never reads a value as markup', () => {
+    expect(render('<strong>x</strong>@example.com')).toContain('<strong>&lt;strong&gt;x&lt;/strong&gt;@example.com</strong>');
+  });
+});

@@ -35,16 +35,21 @@ export interface BenchPortal {
  * Runs `use` against the portal (buildApp with the test configuration, listening on a free loopback
  * port, serving the built web app when there is one) over a fresh database: a new database on the
  * PostgreSQL server of `serverUrl`, dropped afterwards, or without one PGlite in a new temporary
- * directory. Migrations run as at start-up.
+ * directory. Migrations run as at start-up. `settings` are configuration variables on top of the test
+ * configuration, e.g. WEB_DIST_DIR for a web build made elsewhere than apps/web/dist.
  */
-export async function withFreshPortal<T>(serverUrl: string | undefined, use: (portal: BenchPortal) => Promise<T>): Promise<T> {
+export async function withFreshPortal<T>(
+  serverUrl: string | undefined,
+  use: (portal: BenchPortal) => Promise<T>,
+  settings: Record<string, string> = {},
+): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
   const scratch = serverUrl ? await createScratchDatabase(serverUrl, 'portal_bench') : undefined;
   try {
     const database = await openDatabase(
       scratch ? { databaseUrl: scratch.url, dataDir: 'memory://' } : { databaseUrl: undefined, dataDir },
     );
-    const app = await buildApp({ config: testConfig(dataDir), database });
+    const app = await buildApp({ config: testConfig(dataDir, settings), database });
     try {
       const base = await app.listen({ port: 0, host: '127.0.0.1' });
       return await use({ databaseKind: scratch ? 'PostgreSQL' : 'PGlite', database, base });

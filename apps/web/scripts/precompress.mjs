@@ -1,12 +1,15 @@
 // Writes a brotli (.br) and a gzip (.gz) copy beside every text asset of the build, at the highest
 // levels: compressed once here, the server then sends them as they are (@fastify/static
-// preCompressed), choosing by the request's Accept-Encoding.
+// preCompressed), choosing by the request's Accept-Encoding. The build to compress is the
+// directory given as the first argument, apps/web/dist by default (a benchmark builds elsewhere).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const dist = process.argv[2]
+  ? path.resolve(process.argv[2])
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 const TEXT_EXTENSIONS = new Set(['.js', '.css', '.html', '.svg', '.json', '.md', '.txt', '.map', '.webmanifest']);
 // Below this a compressed copy saves less than the bytes of a request header.
 const MIN_BYTES = 512;

@@ -49,7 +49,11 @@ export interface BuildAppOptions {
 }
 
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
-export async function buildApp({ config, database, mailer: givenMailer }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  mailer: givenMailer,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // Only a trusted proxy may name the client address: the per-IP rate limit counts by it.
@@ -113,8 +117,17 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
   await registerApplications(app, { config, database, authenticate });
   await app.register(membersRoutes({ db, authenticate, limits }), { prefix: '/api/v1/members' });
   await app.register(rolesRoutes({ authenticate }), { prefix: '/api/v1/roles' });
-  const invitationDeps = { db, mailer, publicUrl: config.publicUrl, portalName: portalName(config), log: app.log, limits };
-  await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), { prefix: '/api/v1/invitations' });
+  const invitationDeps = {
+    db,
+    mailer,
+    publicUrl: config.publicUrl,
+    portalName: portalName(config),
+    log: app.log,
+    limits,
+  };
+  await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), {
+    prefix: '/api/v1/invitations',
+  });
   await app.register(publicInvitationsRoutes({ ...invitationDeps, auth }), { prefix: '/api/invitations' });
   await app.register(regionalSessionsRoutes({ db, sessions, adminToken: regionAdminToken(config) }));
   await mountEmbeddedRegions(app, { config, database });
@@ -139,8 +152,12 @@ export async function buildApp({ config, database, mailer: givenMailer }: BuildA
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    const isApi = ['/api/', '/dev/', '/regions/'].some((prefix) => pathname.startsWith(prefix));
-    if (!isApi && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing build file (a page of an earlier release asking for a chunk that is gone) is a 404,
+    // never the SPA page, so the browser's module loader fails at once instead of parsing HTML.
+    const isApiOrAsset = ['/api/', '/dev/', '/regions/', '/assets/'].some((prefix) =>
+      pathname.startsWith(prefix),
+    );
+    if (!isApiOrAsset && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }

@@ -31,7 +31,10 @@ function get(url: string, acceptEncoding?: string, cookie?: string) {
   return t.app.inject({
     method: 'GET',
     url,
-    headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...(cookie ? { cookie } : {}) },
+    headers: {
+      ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+      ...(cookie ? { cookie } : {}),
+    },
   });
 }
 
@@ -52,6 +55,12 @@ describe('built assets', () => {
     const plain = await get('/assets/index-abc123.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
+  });
+
+  it('answers 404 for a build file that does not exist, not the SPA page', async () => {
+    const missing = await get('/assets/signup-gone123.js', 'br');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('sends the page itself compressed on every SPA route, never cached', async () => {
@@ -75,7 +84,10 @@ describe('API answers', () => {
     expect(JSON.stringify(decoded).length).toBeGreaterThan(COMPRESSION_THRESHOLD_BYTES);
 
     const owner = await setUpOrganization(t.app, 'compressed@acme.io');
-    const me = await t.app.inject({ ...jsonRequest('GET', '/api/v1/accounts/me', undefined, owner), headers: { cookie: owner, 'accept-encoding': 'br, gzip' } });
+    const me = await t.app.inject({
+      ...jsonRequest('GET', '/api/v1/accounts/me', undefined, owner),
+      headers: { cookie: owner, 'accept-encoding': 'br, gzip' },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.rawPayload.length).toBeLessThan(COMPRESSION_THRESHOLD_BYTES);
     expect(me.headers['content-encoding']).toBeUndefined();

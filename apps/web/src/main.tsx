@@ -1,18 +1,16 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './app/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { Providers } from './app/providers';
-import { router } from './app/router';
+import { BrowserRouter } from 'react-router';
+import { PortalRoutes } from './app/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain the #root element.');
 
 createRoot(container).render(
   <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
+    <BrowserRouter>
+      <PortalRoutes />
+    </BrowserRouter>
   </StrictMode>,
 );

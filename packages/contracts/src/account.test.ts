@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BillingFormSchema, InitialSetupFormSchema, billingFormToRequest, vatOptionOf } from './account.ts';
+import { BillingFormSchema, InitialSetupFormSchema } from './account.ts';
+import { billingFormToRequest, vatOptionOf } from './rules.ts';
 
 const filledBillingForm = {
   organization: 'Acme',
@@ -26,19 +27,35 @@ describe('initial setup form', () => {
 
 describe('billing form', () => {
   it('requires the address fields and leaves address line 2 and city optional', () => {
-    const result = BillingFormSchema.safeParse({ ...filledBillingForm, billingAddress: '', billingState: '', billingZipCode: '' });
-    expect(result.error?.issues.map((i) => i.path[0])).toEqual(['billingAddress', 'billingState', 'billingZipCode']);
+    const result = BillingFormSchema.safeParse({
+      ...filledBillingForm,
+      billingAddress: '',
+      billingState: '',
+      billingZipCode: '',
+    });
+    expect(result.error?.issues.map((i) => i.path[0])).toEqual([
+      'billingAddress',
+      'billingState',
+      'billingZipCode',
+    ]);
     expect(BillingFormSchema.safeParse(filledBillingForm).success).toBe(true);
   });
 
   it('requires a VAT number only when registered', () => {
     const registered = BillingFormSchema.safeParse({ ...filledBillingForm, vatOption: 'registered' });
     expect(registered.error?.issues.map((i) => i.message)).toEqual(['validation.vatNumber.required']);
-    expect(BillingFormSchema.safeParse({ ...filledBillingForm, vatOption: 'registered', vatNumber: 'SG123' }).success).toBe(true);
+    expect(
+      BillingFormSchema.safeParse({ ...filledBillingForm, vatOption: 'registered', vatNumber: 'SG123' })
+        .success,
+    ).toBe(true);
   });
 
   it('sends no VAT number for an unregistered organisation and derives the option back', () => {
-    const request = billingFormToRequest({ ...filledBillingForm, vatOption: 'unregistered', vatNumber: 'stale' });
+    const request = billingFormToRequest({
+      ...filledBillingForm,
+      vatOption: 'unregistered',
+      vatNumber: 'stale',
+    });
     expect(request).not.toHaveProperty('vatOption');
     expect(request.vatNumber).toBe('');
     expect(vatOptionOf({ vatNumber: '' })).toBe('unregistered');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES, CONTRACT_TYPES, NO_STATE_CODE } from './constants.ts';
+import { ACCOUNT_STATUSES, CONTRACT_TYPES, NO_STATE_CODE, VAT_OPTIONS } from './constants.ts';
 import type { MessageKey } from './messages.ts';
 import { PERMISSIONS, ROLE_IDS } from './permissions.ts';
 
@@ -68,8 +68,6 @@ export const InitialSetupFormSchema = InitialSetupRequestSchema.omit({
 });
 export type InitialSetupForm = z.infer<typeof InitialSetupFormSchema>;
 
-export const VAT_OPTIONS = ['registered', 'unregistered'] as const;
-
 /** The billing form (§5) as the user fills it, vatOption included. */
 export const BillingFormSchema = z
   .object({
@@ -108,21 +106,16 @@ export const UpdateAccountRequestSchema = z.object({
 });
 export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequestSchema>;
 
-export function billingFormToRequest(form: BillingForm): UpdateAccountRequest {
-  const { vatOption, ...rest } = form;
-  return { ...rest, vatNumber: vatOption === 'registered' ? rest.vatNumber : '' };
-}
-
-export function vatOptionOf(account: Pick<Account, 'vatNumber'>): (typeof VAT_OPTIONS)[number] {
-  return account.vatNumber ? 'registered' : 'unregistered';
-}
-
 export const CountrySchema = z.object({ label: z.string(), value: z.string() });
 export const CountriesResponseSchema = z.array(CountrySchema);
+export type CountriesResponse = z.infer<typeof CountriesResponseSchema>;
 export type Country = z.infer<typeof CountrySchema>;
 
 export const SubdivisionsQuerySchema = z.object({
-  countryCode: z.string().trim().regex(/^[A-Za-z]{2}$/, key('errors.unknownCountry')),
+  countryCode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, key('errors.unknownCountry')),
 });
 export const SubdivisionSchema = z.object({ name: z.string(), code: z.string() });
 export const SubdivisionsResponseSchema = z.array(SubdivisionSchema);

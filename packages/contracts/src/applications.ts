@@ -1,34 +1,15 @@
 import { z } from 'zod';
-import { APP_NAME_MAX_LENGTH, DEFAULT_APP_QUERY_LIMIT, PLAN_KEYS, REGION_KEYS, type RegionKey } from './constants.ts';
+import {
+  APP_NAME_MAX_LENGTH,
+  APPLICATION_LIST_MAX_LIMIT,
+  APPLICATION_STATES,
+  DEFAULT_APP_QUERY_LIMIT,
+  PLAN_KEYS,
+  REGION_KEYS,
+} from './constants.ts';
 import type { MessageKey } from './messages.ts';
 
 const key = (k: MessageKey) => k;
-
-export const APPLICATION_STATES = [
-  'active',
-  'initializing',
-  'temporary_inactive',
-  'inactive',
-  'deactivated',
-  'deleted',
-] as const;
-export type ApplicationState = (typeof APPLICATION_STATES)[number];
-
-/** States that count against the organisation's applicationLimit (§2 create button rule). */
-export const COUNTED_APPLICATION_STATES: readonly ApplicationState[] = ['active', 'initializing', 'temporary_inactive'];
-
-export interface RegionInfo {
-  key: RegionKey;
-  name: string;
-  cloudRegion: string;
-}
-
-/** The three server regions (§3); each one's API base address is configuration (REGION_*_URL). */
-export const REGIONS: Record<RegionKey, RegionInfo> = {
-  SG: { key: 'SG', name: 'Singapore', cloudRegion: 'ap-southeast-1' },
-  EU: { key: 'EU', name: 'Europe', cloudRegion: 'eu-central-1' },
-  US: { key: 'US', name: 'US', cloudRegion: 'us-east-1' },
-};
 
 export const ApplicationNameSchema = z
   .string({ error: key('editAppModal.form.error.emptyName') })
@@ -51,9 +32,6 @@ export const ApplicationSchema = z.object({
   networkId: z.string().nullable(),
 });
 export type Application = z.infer<typeof ApplicationSchema>;
-
-/** The most applications one list call answers; the list page asks for all of them. */
-export const APPLICATION_LIST_MAX_LIMIT = 10_000;
 
 export const ListApplicationsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(APPLICATION_LIST_MAX_LIMIT).default(DEFAULT_APP_QUERY_LIMIT),
@@ -78,7 +56,10 @@ export type UpdateApplicationRequest = z.infer<typeof UpdateApplicationRequestSc
 
 /** A real deactivation: the user types the application's name to confirm. */
 export const DeactivateApplicationRequestSchema = z.object({
-  confirmName: z.string({ error: key('validation.required') }).trim().min(1, key('validation.required')),
+  confirmName: z
+    .string({ error: key('validation.required') })
+    .trim()
+    .min(1, key('validation.required')),
 });
 export type DeactivateApplicationRequest = z.infer<typeof DeactivateApplicationRequestSchema>;
 

@@ -4,9 +4,9 @@ import {
   SignInRequestSchema,
   SignUpRequestSchema,
   SsoDomainFormSchema,
-  isFreeMailAddress,
-  meetsPasswordPolicy,
+  strongPasswordField,
 } from './auth.ts';
+import { isFreeMailAddress, meetsPasswordPolicy } from './rules.ts';
 
 const messagesOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
@@ -29,19 +29,26 @@ describe('sign-in form', () => {
 });
 
 describe('sign-up form', () => {
-  it.each(['gmail.com', 'yahoo.co.uk', 'hotmail.fr', 'outlook.com', 'icloud.com', 'aol.com', 'protonmail.ch'])(
-    'refuses the free-mail domain %s',
-    (domain) => {
-      expect(isFreeMailAddress(`someone@${domain}`)).toBe(true);
-      expect(messagesOf(SignUpRequestSchema.safeParse({ email: `someone@${domain}`, password: 'Str0ng!Passw0rd' }))).toEqual([
-        'signupForm.email.validation.corporate.lambda.error',
-      ]);
-    },
-  );
+  it.each([
+    'gmail.com',
+    'yahoo.co.uk',
+    'hotmail.fr',
+    'outlook.com',
+    'icloud.com',
+    'aol.com',
+    'protonmail.ch',
+  ])('refuses the free-mail domain %s', (domain) => {
+    expect(isFreeMailAddress(`someone@${domain}`)).toBe(true);
+    expect(
+      messagesOf(SignUpRequestSchema.safeParse({ email: `someone@${domain}`, password: 'Str0ng!Passw0rd' })),
+    ).toEqual(['signupForm.email.validation.corporate.lambda.error']);
+  });
 
   it('accepts corporate domains that merely contain a free-mail name', () => {
     expect(isFreeMailAddress('ann@outlook-consulting.com')).toBe(false);
-    expect(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: 'Str0ng!Passw0rd' }).success).toBe(true);
+    expect(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: 'Str0ng!Passw0rd' }).success).toBe(
+      true,
+    );
   });
 
   it.each([
@@ -54,6 +61,13 @@ describe('sign-up form', () => {
     expect(messagesOf(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password }))).toEqual([message]);
     expect(meetsPasswordPolicy(password)).toBe(false);
   });
+
+  it.each(['', 'Sh0rt!pass', 'NoSpecial12345', 'Str0ng!Passw0rd', 'ÄÖÜäöü123456!x', 'aaaaaaaaaaA1 '])(
+    'the plain policy check agrees with the schema for "%s"',
+    (password) => {
+      expect(meetsPasswordPolicy(password)).toBe(strongPasswordField.safeParse(password).success);
+    },
+  );
 
   it('reports every missing rule at once for an empty password', () => {
     expect(messagesOf(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: '' }))).toEqual(
@@ -68,10 +82,12 @@ describe('sign-up form', () => {
 
 describe('password renew form', () => {
   it('requires a confirmation equal to the new password', () => {
-    expect(messagesOf(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdeg' }))).toEqual([
-      'validation.password.mismatch',
-    ]);
-    expect(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdef' }).success).toBe(true);
+    expect(
+      messagesOf(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdeg' })),
+    ).toEqual(['validation.password.mismatch']);
+    expect(PasswordRenewFormSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdef' }).success).toBe(
+      true,
+    );
   });
 });
 

@@ -1,26 +1,11 @@
 import { z } from 'zod';
 import {
-  FREE_MAIL_DOMAINS,
   SIGN_IN_PASSWORD_MIN_LENGTH,
   SSO_DOMAIN_MAX_LENGTH,
   STRONG_PASSWORD_MIN_LENGTH,
 } from './constants.ts';
 import type { MessageKey } from './messages.ts';
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-/** The longest address SMTP can deliver to (RFC 5321 path limit less the angle brackets). */
-const EMAIL_MAX_LENGTH = 254;
-
-export function isValidEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
-}
-
-/** True when the address belongs to one of the free-mail providers (gmail.com, yahoo.co.uk, …). */
-export function isFreeMailAddress(email: string): boolean {
-  const domain = email.trim().toLowerCase().split('@')[1] ?? '';
-  const labels = domain.split('.').slice(0, -1);
-  return labels.some((label) => (FREE_MAIL_DOMAINS as readonly string[]).includes(label));
-}
+import { isFreeMailAddress, isValidEmail, PASSWORD_CHARACTER_RULES, SSO_DOMAIN_ALLOWED } from './rules.ts';
 
 const key = (k: MessageKey) => k;
 
@@ -37,19 +22,13 @@ export const corporateEmailField = emailField.refine(
 );
 
 /** The sign-up password policy (§5): each missing rule has its own message. */
-export const strongPasswordField = z
-  .string({ error: key('validation.password.required') })
-  .min(1, key('validation.password.required'))
-  .min(STRONG_PASSWORD_MIN_LENGTH, key('signupForm.password.validation.length'))
-  .regex(/[a-z]/, key('signupForm.password.validation.lower'))
-  .regex(/[A-Z]/, key('signupForm.password.validation.caps'))
-  .regex(/[0-9]/, key('signupForm.password.validation.numbers'))
-  .regex(/[^A-Za-z0-9]/, key('signupForm.password.validation.special'));
-
-/** True when the password satisfies every rule of the sign-up policy. */
-export function meetsPasswordPolicy(password: string): boolean {
-  return strongPasswordField.safeParse(password).success;
-}
+export const strongPasswordField = PASSWORD_CHARACTER_RULES.reduce(
+  (field, { pattern, message }) => field.regex(pattern, key(message)),
+  z
+    .string({ error: key('validation.password.required') })
+    .min(1, key('validation.password.required'))
+    .min(STRONG_PASSWORD_MIN_LENGTH, key('signupForm.password.validation.length')),
+);
 
 export const SignInRequestSchema = z.object({
   email: emailField,
@@ -91,8 +70,6 @@ export const VerifyEmailRequestSchema = z.object({
   code: z.string().trim().min(1, key('validation.code.required')),
 });
 
-/** Letters, digits and dashes only; the SSO form also blocks other characters while typing and pasting. */
-export const SSO_DOMAIN_ALLOWED = /^[A-Za-z0-9-]*$/;
 export const SsoDomainFormSchema = z.object({
   domain: z
     .string()

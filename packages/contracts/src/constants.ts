@@ -61,3 +61,44 @@ export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** Value of the single "no state" option offered for countries without subdivisions. */
 export const NO_STATE_CODE = 'NA';
+
+export const APPLICATION_STATES = [
+  'active',
+  'initializing',
+  'temporary_inactive',
+  'inactive',
+  'deactivated',
+  'deleted',
+] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+
+/** The most applications one list call answers; the list page asks for all of them. */
+export const APPLICATION_LIST_MAX_LIMIT = 10_000;
+
+export const VAT_OPTIONS = ['registered', 'unregistered'] as const;
+
+export const INVITATION_STATUSES = ['pending', 'resent', 'cancelled', 'confirmed'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+/** Invitations still waiting for the invitee: they count against the pending maximum. */
+export const OPEN_INVITATION_STATUSES: readonly InvitationStatus[] = ['pending', 'resent'];
+export const INVITATION_VALIDITY_DAYS = 7;
+
+/** States that count against the organisation's applicationLimit (§2 create button rule). */
+export const COUNTED_APPLICATION_STATES: readonly ApplicationState[] = [
+  'active',
+  'initializing',
+  'temporary_inactive',
+];
+
+export interface RegionInfo {
+  key: RegionKey;
+  name: string;
+  cloudRegion: string;
+}
+
+/** The three server regions (§3); each one's API base address is configuration (REGION_*_URL). */
+export const REGIONS: Record<RegionKey, RegionInfo> = {
+  SG: { key: 'SG', name: 'Singapore', cloudRegion: 'ap-southeast-1' },
+  EU: { key: 'EU', name: 'Europe', cloudRegion: 'eu-central-1' },
+  US: { key: 'US', name: 'US', cloudRegion: 'us-east-1' },
+};

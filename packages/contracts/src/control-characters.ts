@@ -19,7 +19,9 @@ export function findControlCharacter(value: unknown, root = 'body'): string | un
     if (typeof current === 'string') {
       if (hasControlCharacter(current)) return path || root;
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => stack.push({ value: item, path: path ? `${path}.${index}` : String(index) }));
+      current.forEach((item, index) =>
+        stack.push({ value: item, path: path ? `${path}.${index}` : String(index) }),
+      );
     } else if (current !== null && typeof current === 'object') {
       for (const [key, item] of Object.entries(current)) {
         const itemPath = path ? `${path}.${key}` : key;
@@ -32,7 +34,11 @@ export function findControlCharacter(value: unknown, root = 'body'): string | un
 }
 
 /** The first field of a request's params, query or body holding a control character, named `source.path`. */
-export function findControlCharacterInRequest(request: { params: unknown; query: unknown; body: unknown }): string | undefined {
+export function findControlCharacterInRequest(request: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}): string | undefined {
   for (const source of ['params', 'query', 'body'] as const) {
     const field = findControlCharacter(request[source], source);
     if (field !== undefined) return field;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { messages, type MessageKey } from './messages.ts';
 
 /** Every error the API answers, with its HTTP status and default message key. */
@@ -41,15 +40,6 @@ export const ERROR_DEFINITIONS = {
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;
-
-/** The body of every API error. `field` names the failing input when there is one. */
-export const ApiErrorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  field: z.string().optional(),
-  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
-export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
 
 export function defaultErrorMessage(code: ErrorCode): string {
   return messages[ERROR_DEFINITIONS[code].message];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { emailField, strongPasswordField } from './auth.ts';
-import { INVITATION_EMAILS_PER_REQUEST, PENDING_INVITATIONS_MAX } from './constants.ts';
+import { INVITATION_EMAILS_PER_REQUEST, INVITATION_STATUSES, PENDING_INVITATIONS_MAX } from './constants.ts';
 import type { MessageKey } from './messages.ts';
-import { ROLE_IDS, SCOPABLE_ROLES, SUPER_ADMIN_ROLE, type RoleId } from './permissions.ts';
+import { ROLE_IDS } from './permissions.ts';
 
 const key = (k: MessageKey) => k;
 const DISPLAY_NAME_MAX = 255;
@@ -14,6 +14,7 @@ export const ListRolesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PENDING_INVITATIONS_MAX).default(PENDING_INVITATIONS_MAX),
 });
 export const ListRolesResponseSchema = z.object({ results: z.array(RoleSchema), total: z.number().int() });
+export type ListRolesResponse = z.infer<typeof ListRolesResponseSchema>;
 
 /** An application a member or an invitation is limited to. */
 export const ApplicationScopeSchema = z.object({ id: z.string(), name: z.string() });
@@ -39,7 +40,10 @@ export const MemberIdParamsSchema = z.object({ memberId: z.string().min(1).max(1
 export const ListMembersQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(100),
 });
-export const ListMembersResponseSchema = z.object({ results: z.array(MemberSchema), total: z.number().int() });
+export const ListMembersResponseSchema = z.object({
+  results: z.array(MemberSchema),
+  total: z.number().int(),
+});
 export type ListMembersResponse = z.infer<typeof ListMembersResponseSchema>;
 
 export const displayNameField = z
@@ -57,7 +61,9 @@ const applicationIdList = z
 export const applicationScopesField = applicationIdList.nullable().optional();
 
 const oneRoleField = z
-  .array(z.enum(ROLE_IDS, { error: key('validation.role.required') }), { error: key('validation.role.required') })
+  .array(z.enum(ROLE_IDS, { error: key('validation.role.required') }), {
+    error: key('validation.role.required'),
+  })
   .length(1, key('validation.role.required'));
 
 /**
@@ -88,12 +94,6 @@ export const ChangePasswordRequestSchema = z
   });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
-export const INVITATION_STATUSES = ['pending', 'resent', 'cancelled', 'confirmed'] as const;
-export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
-/** Invitations still waiting for the invitee: they count against the pending maximum. */
-export const OPEN_INVITATION_STATUSES: readonly InvitationStatus[] = ['pending', 'resent'];
-export const INVITATION_VALIDITY_DAYS = 7;
-
 export const InvitationSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -116,28 +116,6 @@ export const ListInvitationsResponseSchema = z.object({
 });
 export type ListInvitationsResponse = z.infer<typeof ListInvitationsResponseSchema>;
 
-/** Roles an invitation or a member edit may grant: never the super-admin role. */
-export const GRANTABLE_ROLES: readonly RoleId[] = ROLE_IDS.filter((role) => role !== SUPER_ADMIN_ROLE);
-
-/** The roles a caller holding `callerRoles` may give others: grantable ones they do not hold themselves. */
-export function assignableRoles(callerRoles: readonly string[]): RoleId[] {
-  return GRANTABLE_ROLES.filter((role) => !callerRoles.includes(role));
-}
-
-export function isScopableRole(roleId: string): boolean {
-  return (SCOPABLE_ROLES as readonly string[]).includes(roleId);
-}
-
-/** Splits pasted text into addresses (§5): on newlines, commas or semicolons, trimmed, deduplicated. */
-export function splitEmailList(text: string): string[] {
-  const seen = new Set<string>();
-  for (const part of text.split(/[\n\r,;]+/)) {
-    const email = part.trim();
-    if (email && !seen.has(email.toLowerCase())) seen.add(email.toLowerCase());
-  }
-  return [...seen];
-}
-
 export const CreateInvitationsRequestSchema = z.object({
   emails: z
     .array(emailField, { error: key('validation.email.required') })
@@ -148,9 +126,14 @@ export const CreateInvitationsRequestSchema = z.object({
 });
 export type CreateInvitationsRequest = z.infer<typeof CreateInvitationsRequestSchema>;
 export const CreateInvitationsResponseSchema = z.object({ results: z.array(InvitationSchema) });
+export type CreateInvitationsResponse = z.infer<typeof CreateInvitationsResponseSchema>;
 
 export const VerifyInvitationRequestSchema = z.object({
-  code: z.string({ error: key('invitation.error.invalid') }).trim().min(1, key('invitation.error.invalid')).max(200),
+  code: z
+    .string({ error: key('invitation.error.invalid') })
+    .trim()
+    .min(1, key('invitation.error.invalid'))
+    .max(200),
 });
 export const VerifyInvitationResponseSchema = z.object({
   invitationId: z.string(),
@@ -175,3 +158,4 @@ export const ConfirmInvitationRequestSchema = z
   });
 export type ConfirmInvitationRequest = z.infer<typeof ConfirmInvitationRequestSchema>;
 export const ConfirmInvitationResponseSchema = z.object({ member: MemberSchema });
+export type ConfirmInvitationResponse = z.infer<typeof ConfirmInvitationResponseSchema>;

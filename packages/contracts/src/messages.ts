@@ -59,7 +59,8 @@ export const messages = {
   'auth.error.rateLimited': 'Too many attempts. Please wait a moment and try again.',
 
   'sso.error.userLimitReached': 'Your organization has reached its user limit. Contact your administrator.',
-  'sso.error.notInWhitelist': 'Your email is not allowed to sign in to this organization. Contact your administrator.',
+  'sso.error.notInWhitelist':
+    'Your email is not allowed to sign in to this organization. Contact your administrator.',
 
   'editAppModal.form.error.emptyName': 'Please enter an application name.',
   'validation.appName.tooLong': 'The application name can have at most 64 characters.',
@@ -101,11 +102,13 @@ export const messages = {
   'invitation.error.memberInOtherOrg': '{{email}} is already associated with another organization.',
   'invitation.error.pendingLimit':
     'Your organization already has 50 pending invitations. Cancel some before inviting more people.',
-  'invitation.error.ssoEnforced': 'Your organization signs in with single sign-on, so invitations are turned off.',
+  'invitation.error.ssoEnforced':
+    'Your organization signs in with single sign-on, so invitations are turned off.',
   'invitation.error.notOpen': 'This invitation is no longer pending.',
 
   'errors.invalidPassword': 'Invalid current password. Please try again.',
-  'errors.passwordNotSet': 'This account signs in through an identity provider and has no password to change.',
+  'errors.passwordNotSet':
+    'This account signs in through an identity provider and has no password to change.',
   'errors.roleNotAssignable': 'You cannot give this role.',
   'errors.memberNotEditable': 'You cannot change or remove this member.',
   'errors.cannotRemoveSelf': 'You cannot remove yourself from the organization.',

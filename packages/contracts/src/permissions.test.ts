@@ -9,7 +9,11 @@ describe('role permissions', () => {
 
   it('limits analysts to the dashboard and developers to applications', () => {
     expect(permissionsForRoles(['portal.analyst'])).toEqual(['VIEW_DASHBOARD']);
-    expect(permissionsForRoles(['portal.developer'])).toEqual(['VIEW_APPLICATION', 'EDIT_APPLICATION', 'CREATE_APPLICATION']);
+    expect(permissionsForRoles(['portal.developer'])).toEqual([
+      'VIEW_APPLICATION',
+      'EDIT_APPLICATION',
+      'CREATE_APPLICATION',
+    ]);
   });
 
   it('grants nothing for unknown roles on the server, while the UI reads an empty list as all', () => {

@@ -74,3 +74,15 @@ export function permissionsForRoles(roleIds: readonly string[]): Permission[] {
 export function uiPermissions(listed: readonly Permission[] | undefined): readonly Permission[] {
   return listed && listed.length > 0 ? listed : PERMISSIONS;
 }
+
+/** Roles an invitation or a member edit may grant: never the super-admin role. */
+export const GRANTABLE_ROLES: readonly RoleId[] = ROLE_IDS.filter((role) => role !== SUPER_ADMIN_ROLE);
+
+/** The roles a caller holding `callerRoles` may give others: grantable ones they do not hold themselves. */
+export function assignableRoles(callerRoles: readonly string[]): RoleId[] {
+  return GRANTABLE_ROLES.filter((role) => !callerRoles.includes(role));
+}
+
+export function isScopableRole(roleId: string): boolean {
+  return (SCOPABLE_ROLES as readonly string[]).includes(roleId);
+}

@@ -1,4 +1,4 @@
-import { useMatches } from 'react-router';
+import { createContext, use } from 'react';
 import type { RouteAccess } from '../lib/guard';
 import type { TranslationKey } from '../lib/i18n';
 
@@ -10,13 +10,11 @@ export interface RouteHandle {
   message?: TranslationKey;
 }
 
-const isRouteHandle = (handle: unknown): handle is RouteHandle =>
-  typeof handle === 'object' && handle !== null && 'access' in handle && 'title' in handle;
+export const RouteHandleContext = createContext<RouteHandle | null>(null);
 
-/** The handle of the deepest matched route that declares one. */
+/** The handle of the deepest route matching the address. */
 export function useRouteHandle(): RouteHandle {
-  const handles = useMatches().map((match) => match.handle).filter(isRouteHandle);
-  const deepest = handles[handles.length - 1];
-  if (!deepest) throw new Error('Every route must declare its access and title in its handle.');
-  return deepest;
+  const handle = use(RouteHandleContext);
+  if (!handle) throw new Error('useRouteHandle is only available inside PortalRoutes.');
+  return handle;
 }

@@ -1,71 +1,133 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
-import { ErrorPage } from '../components/error-page';
-import { PageLoader } from '../components/page-loader';
+import { lazy, type ComponentType } from 'react';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
 import type { RouteAccess } from '../lib/guard';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
-import type { RouteHandle } from './route-handle';
+import { RouteHandleContext, type RouteHandle } from './route-handle';
+import * as confirmUser from './routes/confirm-user';
+import * as emailExpired from './routes/email-expired';
+import * as error from './routes/error';
+import * as home from './routes/home';
+import * as invitationExpired from './routes/invitation-expired';
+import * as invitationInvalid from './routes/invitation-invalid';
+import * as login from './routes/login';
+import * as logout from './routes/logout';
+import * as message from './routes/message';
+import * as passwordRenew from './routes/password-renew';
+import * as passwordReset from './routes/password-reset';
+import * as signInSso from './routes/sign-in-sso';
+import * as signup from './routes/signup';
+import * as verifyEmail from './routes/verify-email';
 
-// The function form of `lazy` (react-router also takes an object of per-property loaders).
-type LazyRoute = Extract<NonNullable<RouteObject['lazy']>, () => unknown>;
+/** A route module: the page component it exports as `Component`. */
+type RouteModule = { Component: ComponentType };
 
-const placeholder: LazyRoute = () => import('./routes/placeholder');
-const message: LazyRoute = () => import('./routes/message');
+const chunkReloads = browserChunkReloads();
 
-// Route chunks load while a navigation is pending, before the address changes: its destination is the page to reopen.
-const chunkReloads = browserChunkReloads(() => {
-  const pending = router.state.navigation.location;
-  return pending ? `${pending.pathname}${pending.search}` : undefined;
-});
+/** A page whose code loads when it is first shown, reloading the page once if its chunk is gone. */
+function lazyPage(name: string, load: () => Promise<RouteModule>) {
+  const Page = lazy(
+    reloadOnceOnChunkFailure(
+      () => load().then((module) => ({ default: module.Component })),
+      name,
+      chunkReloads,
+    ),
+  );
+  return <Page />;
+}
 
-/** A page of the §2 route table: its access and title are known before its code is loaded. */
-function page(path: string, access: RouteAccess, title: TranslationKey, lazy: LazyRoute, extra: Partial<RouteHandle> = {}): RouteObject {
+/**
+ * A page of the §2 route table: its access and title are known before its code is loaded. The
+ * public pages are small and are where visitors arrive, so they come with the first script; the
+ * signed-in pages, and the Mantine they are built with, load when first opened (decision 012).
+ */
+function page(
+  path: string,
+  access: RouteAccess,
+  title: TranslationKey,
+  route: RouteModule | (() => Promise<RouteModule>),
+  extra: Partial<RouteHandle> = {},
+): RouteObject {
   const handle: RouteHandle = { access, title, ...extra };
-  return { path, handle, lazy: reloadOnceOnChunkFailure(lazy, path, chunkReloads) };
+  return { path, handle, element: typeof route === 'function' ? lazyPage(path, route) : <route.Component /> };
+}
+
+const placeholder = () => import('./routes/placeholder');
+
+/** Keeps the query: a failed Google sign-in comes back to / with error_description. */
+function ToHome() {
+  const { search } = useLocation();
+  return <Navigate to={`/home${search}`} replace />;
 }
 
 export const routes: RouteObject[] = [
   {
-    id: 'root',
-    Component: Root,
-    ErrorBoundary: ErrorPage,
-    HydrateFallback: PageLoader,
+    element: <Root />,
     handle: { access: 'any', title: 'app.name' } satisfies RouteHandle,
     children: [
-      // Keeps the query: a failed Google sign-in comes back to / with error_description.
-      { index: true, loader: ({ request }) => redirect(`/home${new URL(request.url).search}`) },
-      page('home', 'login', 'page.home', () => import('./routes/home')),
+      { index: true, element: <ToHome /> },
+      page('home', 'login', 'page.home', home),
 
-      page('login', 'public', 'page.login', () => import('./routes/login')),
-      page('signup', 'public', 'page.signup', () => import('./routes/signup')),
-      page('sign-in-sso', 'public', 'page.signInSso', () => import('./routes/sign-in-sso')),
-      page('verify-email', 'public', 'page.verifyEmail', () => import('./routes/verify-email')),
-      page('confirm-user', 'public', 'page.confirmUser', () => import('./routes/confirm-user')),
-      page('email-expired', 'public', 'page.emailExpired', () => import('./routes/email-expired')),
-      page('password/reset', 'public', 'page.passwordReset', () => import('./routes/password-reset')),
-      page('password/renew', 'public', 'page.passwordRenew', () => import('./routes/password-renew')),
-      page('invitation-signup', 'public', 'invitation.signup.title', () => import('./routes/invitation-signup')),
-      page('invitation-expired', 'public', 'invitation.expired.title', () => import('./routes/invitation-expired')),
-      page('invitation-invalid', 'public', 'invitation.invalid.title', () => import('./routes/invitation-invalid')),
-      page('logout', 'public', 'page.logout', () => import('./routes/logout')),
-      page('error', 'public', 'page.error', () => import('./routes/error')),
+      page('login', 'public', 'page.login', login),
+      page('signup', 'public', 'page.signup', signup),
+      page('sign-in-sso', 'public', 'page.signInSso', signInSso),
+      page('verify-email', 'public', 'page.verifyEmail', verifyEmail),
+      page('confirm-user', 'public', 'page.confirmUser', confirmUser),
+      page('email-expired', 'public', 'page.emailExpired', emailExpired),
+      page('password/reset', 'public', 'page.passwordReset', passwordReset),
+      page('password/renew', 'public', 'page.passwordRenew', passwordRenew),
+      page(
+        'invitation-signup',
+        'public',
+        'invitation.signup.title',
+        () => import('./routes/invitation-signup'),
+      ),
+      page('invitation-expired', 'public', 'invitation.expired.title', invitationExpired),
+      page('invitation-invalid', 'public', 'invitation.invalid.title', invitationInvalid),
+      page('logout', 'public', 'page.logout', logout),
+      page('error', 'public', 'page.error', error),
       page('forbidden', 'public', 'forbidden.title', message, { message: 'forbidden.text' }),
 
-      page('setup-organization', 'login', 'page.setupOrganization', () => import('./routes/setup-organization')),
+      page(
+        'setup-organization',
+        'login',
+        'page.setupOrganization',
+        () => import('./routes/setup-organization'),
+      ),
       page('payment/:sub/:type', 'VIEW_BILLING', 'page.payment', () => import('./routes/payment')),
       {
-        lazy: reloadOnceOnChunkFailure(() => import('./routes/app-layout'), 'app-layout', chunkReloads),
+        element: lazyPage('app-layout', () => import('./routes/app-layout')),
         children: [
           page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', () => import('./routes/apps')),
-          page('create-app/:sub/:step?', 'CREATE_APPLICATION', 'page.createApp', () => import('./routes/create-app')),
+          page(
+            'create-app/:sub/:step?',
+            'CREATE_APPLICATION',
+            'page.createApp',
+            () => import('./routes/create-app'),
+          ),
           page('billing/:sub', 'VIEW_BILLING', 'page.billing', placeholder),
           page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', placeholder),
           page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
           page('subscription-licenses/:sub', 'VIEW_PLAN_DETAIL', 'page.subscription', placeholder),
-          page('manage-members', 'VIEW_MEMBER', 'page.manageMembers', () => import('./routes/manage-members')),
-          page('manage-members/:memberId', 'EDIT_MEMBER', 'page.editMember', () => import('./routes/edit-member')),
-          page('invite-members', 'INVITE_MEMBER', 'page.inviteMembers', () => import('./routes/invite-members')),
+          page(
+            'manage-members',
+            'VIEW_MEMBER',
+            'page.manageMembers',
+            () => import('./routes/manage-members'),
+          ),
+          page(
+            'manage-members/:memberId',
+            'EDIT_MEMBER',
+            'page.editMember',
+            () => import('./routes/edit-member'),
+          ),
+          page(
+            'invite-members',
+            'INVITE_MEMBER',
+            'page.inviteMembers',
+            () => import('./routes/invite-members'),
+          ),
           page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
         ],
       },
@@ -75,4 +137,17 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+const isRouteHandle = (handle: unknown): handle is RouteHandle =>
+  typeof handle === 'object' && handle !== null && 'access' in handle && 'title' in handle;
+
+/** The page for the current address, with the handle of the deepest matched route that declares one. */
+export function PortalRoutes() {
+  const location = useLocation();
+  const element = useRoutes(routes, location);
+  const handles = (matchRoutes(routes, location) ?? [])
+    .map((match) => match.route.handle)
+    .filter(isRouteHandle);
+  const handle = handles[handles.length - 1];
+  if (!handle) throw new Error('Every route must declare its access and title in its handle.');
+  return <RouteHandleContext value={handle}>{element}</RouteHandleContext>;
+}

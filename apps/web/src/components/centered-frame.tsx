@@ -1,28 +1,30 @@
-import { Box, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n';
+import classes from './centered-frame.module.css';
 
 /** The frame of every page shown outside the signed-in layout: brand, a card, and its heading. */
-export function CenteredFrame({ title, children, width = 440 }: { title: ReactNode; children?: ReactNode; width?: number }) {
+export function CenteredFrame({
+  title,
+  children,
+  width = 440,
+}: {
+  title: ReactNode;
+  children?: ReactNode;
+  width?: number;
+}) {
   const { t } = useTranslation();
   return (
-    <Box component="main" mih="100vh" bg="gray.0" py="xl" px="md">
-      <Stack align="center" gap="lg">
-        <Group gap="xs">
-          <Image src="/favicon.svg" alt="" w={32} h={32} />
-          <Text fw={700} size="lg">
-            {t('app.name')}
-          </Text>
-        </Group>
-        <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={width}>
-          <Stack gap="md">
-            <Title order={1} size="h2">
-              {title}
-            </Title>
-            {children}
-          </Stack>
-        </Paper>
-      </Stack>
-    </Box>
+    <main className={classes.page}>
+      <div className={classes.column}>
+        <div className={classes.brand}>
+          <img src="/favicon.svg" alt="" width={32} height={32} />
+          {t('app.name')}
+        </div>
+        <section className={classes.card} style={{ maxWidth: width }}>
+          <h1 className={classes.title}>{title}</h1>
+          {children}
+        </section>
+      </div>
+    </main>
   );
 }

@@ -1,8 +1,7 @@
-import { Anchor, Button } from '@mantine/core';
-import { useTranslation } from '../lib/i18n';
-import { Link } from 'react-router';
 import { useAccount } from '../lib/account';
+import { useTranslation } from '../lib/i18n';
 import { MessagePage } from './message-page';
+import { ButtonLink, TextLink } from './plain/buttons';
 
 /** /error, and what any route shows when it fails to load or render. */
 export function ErrorPage() {
@@ -14,11 +13,11 @@ export function ErrorPage() {
       actions={
         <>
           {/* A full page load, so an account that failed to load is asked for again. */}
-          <Anchor href="/">{t('common.backHome')}</Anchor>
+          <TextLink href="/">{t('common.backHome')}</TextLink>
           {account && (
-            <Button component={Link} to="/logout" variant="default">
+            <ButtonLink to="/logout" variant="default">
               {t('errorPage.backToLogin')}
-            </Button>
+            </ButtonLink>
           )}
         </>
       }

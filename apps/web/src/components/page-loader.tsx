@@ -1,11 +1,15 @@
-import { Center, Loader } from '@mantine/core';
 import { useTranslation } from '../lib/i18n';
+import { Spinner } from './plain/buttons';
 
 export function PageLoader() {
   const { t } = useTranslation();
   return (
-    <Center mih="100vh" role="status" aria-label={t('common.loading')}>
-      <Loader />
-    </Center>
+    <div
+      role="status"
+      aria-label={t('common.loading')}
+      style={{ display: 'grid', placeItems: 'center', minHeight: '100vh' }}
+    >
+      <Spinner large />
+    </div>
   );
 }

@@ -1,32 +1,51 @@
-import { AccountSchema, type Account } from '@portal/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Account } from '@portal/contracts';
 import { useState } from 'react';
 import { ApiError, apiRequest } from './api-client';
 import type { AccountState } from './guard';
-import { ACCOUNT_QUERY_KEY } from './query-client';
+import { createResource, useResource } from './resource';
 
 /** The signed-in account, or null when nobody is signed in (the API answers 401). */
-async function getAccount(signal: AbortSignal): Promise<Account | null> {
+async function getAccount(): Promise<Account | null> {
   try {
-    return await apiRequest('/api/v1/accounts/me', { schema: AccountSchema, signal });
+    return await apiRequest<Account>('/api/v1/accounts/me');
   } catch (error) {
     if (error instanceof ApiError && error.sessionExpired) return null;
     throw error;
   }
 }
 
-// Reloaded explicitly when the user changes (sign-in, sign-out, setup), never by age. A failed
-// load is not retried when another component subscribes: /error reads the account too, and a retry
-// there would show the loader again and bounce back to /error.
-export const accountQueryOptions = queryOptions({
-  queryKey: ACCOUNT_QUERY_KEY,
-  queryFn: ({ signal }) => getAccount(signal),
-  staleTime: Infinity,
-  retryOnMount: false,
-});
+/**
+ * Loaded when first read and again when the user changes (sign-in, verification, setup, own
+ * profile), never by age. A failed load stays failed until the next full page load: /error reads
+ * the account too, and a retry there would show the loader again and bounce back to /error.
+ */
+const account = createResource(getAccount);
+
+/** Loads the account again; resolves once the new one is on screen (the route guard acts on it). */
+export const reloadAccount = () => account.reload();
+
+/** The account as an answer (an update) returned it. */
+export const setAccount = (updated: Account) => account.set(updated);
+
+const sessionEndListeners = new Set<() => void>();
+
+/** Called with every end of the session, so what the signed-in user could see is forgotten. */
+export function onSessionEnd(listener: () => void): () => void {
+  sessionEndListeners.add(listener);
+  return () => sessionEndListeners.delete(listener);
+}
+
+/**
+ * Marks the user as signed out (sign-out, or the API refusing the session); the route guard then
+ * sends a protected page to /login with its path.
+ */
+export function endSession(): void {
+  account.set(null);
+  sessionEndListeners.forEach((listener) => listener());
+}
 
 export function useAccount() {
-  return useQuery(accountQueryOptions);
+  return useResource(account);
 }
 
 export function useAccountState(): AccountState {
@@ -46,14 +65,14 @@ export function useSignedInAccount(): Account {
   const { data } = useAccount();
   const [lastSeen, setLastSeen] = useState(data);
   if (data && data !== lastSeen) setLastSeen(data);
-  const account = data ?? lastSeen;
-  if (!account) throw new Error('The account is only available on pages behind the route guard.');
-  return account;
+  const current = data ?? lastSeen;
+  if (!current) throw new Error('The account is only available on pages behind the route guard.');
+  return current;
 }
 
 /** What /edit-profile receives in navigation state (§2 route table). */
-export function editProfileState(account: Account) {
-  const { lastLogin, displayName, memberId, roles, email } = account;
+export function editProfileState(signedIn: Account) {
+  const { lastLogin, displayName, memberId, roles, email } = signedIn;
   return { lastLogin, displayName, memberId, roles, email };
 }
 export type EditProfileState = ReturnType<typeof editProfileState>;

@@ -1,5 +1,4 @@
-import { ApiErrorSchema, messages, type MessageKey } from '@portal/contracts';
-import type { z } from 'zod';
+import { messages, type MessageKey } from '@portal/contracts';
 
 export interface FieldError {
   field: string;
@@ -15,7 +14,14 @@ export class ApiError extends Error {
   /** The portal API refused the session: the user has to sign in again (§8). */
   readonly sessionExpired: boolean;
 
-  constructor(init: { status: number; code: string; message: string; field?: string; fields?: FieldError[]; path: string }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    field?: string;
+    fields?: FieldError[];
+    path: string;
+  }) {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
@@ -23,7 +29,8 @@ export class ApiError extends Error {
     this.field = init.field;
     this.fields = init.fields ?? [];
     this.sessionExpired =
-      init.path.startsWith('/api/v1/') && (init.status === 401 || init.message === messages['errors.unauthorized']);
+      init.path.startsWith('/api/v1/') &&
+      (init.status === 401 || init.message === messages['errors.unauthorized']);
   }
 }
 
@@ -33,10 +40,9 @@ export function isNetworkError(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === NETWORK_ERROR;
 }
 
-interface RequestOptions<T> {
+interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
-  schema?: z.ZodType<T>;
   signal?: AbortSignal;
 }
 
@@ -58,28 +64,55 @@ const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = {
   INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
 };
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** The `{code, message, field, fields}` of an error answer (ApiErrorSchema), whatever else it holds. */
+function errorFields(body: unknown): {
+  code?: string;
+  message?: string;
+  field?: string;
+  fields?: FieldError[];
+} {
+  if (!isRecord(body)) return {};
+  const fields = Array.isArray(body.fields)
+    ? body.fields.flatMap((entry) =>
+        isRecord(entry) && typeof entry.field === 'string' && typeof entry.message === 'string'
+          ? [{ field: entry.field, message: entry.message }]
+          : [],
+      )
+    : undefined;
+  return { code: textOf(body.code), message: textOf(body.message), field: textOf(body.field), fields };
+}
+
 function errorFrom(path: string, status: number, body: unknown): ApiError {
-  const parsed = ApiErrorSchema.partial().safeParse(body);
-  const fields = parsed.success ? parsed.data : {};
+  const fields = errorFields(body);
   const fallback: MessageKey = 'common.somethingWrong';
   const mapped = fields.code ? IDENTITY_ERROR_MESSAGES[fields.code] : undefined;
-  const message = mapped ?? fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
+  const message =
+    mapped ?? fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
   return new ApiError({ ...fields, status, code: fields.code ?? `HTTP_${status}`, message, path });
 }
 
 /**
  * Calls the portal on the same origin with its session cookie. Message keys stand in the
  * error message for failures the client itself detects; the server's own text otherwise.
+ * `T` is the answer's contract type: the server checks its answers against the same schemas
+ * (packages/contracts), so the page does not parse them again (decision 012).
  */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, schema, signal } = options;
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal } = options;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       signal,
       credentials: 'same-origin',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -89,5 +122,5 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
   const payload = await readBody(response);
   if (!response.ok) throw errorFrom(path, response.status, payload);
-  return schema ? schema.parse(payload) : (payload as T);
+  return payload as T;
 }

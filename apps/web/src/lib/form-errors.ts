@@ -1,23 +1,26 @@
-import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { ApiError, isNetworkError } from './api-client';
 import { translate } from './i18n';
+import { canToast } from './toasts';
 
 /** Puts the server's per-field messages on the form fields it names; true when any matched. */
-export function applyFieldErrors<T extends FieldValues>(
+export function applyFieldErrors<F extends string>(
   error: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly FieldPath<T>[],
+  setError: (field: F, error: { message: string }) => void,
+  fields: readonly F[],
 ): boolean {
   if (!(error instanceof ApiError)) return false;
-  const reported = error.field ? [...error.fields, { field: error.field, message: error.message }] : error.fields;
-  const known = reported.filter(({ field }) => (fields as readonly string[]).includes(field));
-  known.forEach(({ field, message }) => setError(field as FieldPath<T>, { message }));
+  const reported = error.field
+    ? [...error.fields, { field: error.field, message: error.message }]
+    : error.fields;
+  const isKnown = (field: string): field is F => (fields as readonly string[]).includes(field);
+  const known = reported.flatMap(({ field, message }) => (isKnown(field) ? [{ field, message }] : []));
+  known.forEach(({ field, message }) => setError(field, { message }));
   return known.length > 0;
 }
 
-/** The message (key or server text) to show beside a form; null for network failures, which are toasted. */
+/** The message (key or server text) to show beside a form; null for network failures where they are toasted. */
 export function submitErrorText(error: unknown): string | null {
-  if (!error || isNetworkError(error)) return null;
+  if (!error || (isNetworkError(error) && canToast())) return null;
   return error instanceof Error ? error.message : 'common.somethingWrong';
 }
 

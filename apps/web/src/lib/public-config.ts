@@ -1,15 +1,10 @@
-import { PublicConfigSchema } from '@portal/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PublicConfig } from '@portal/contracts';
 import { apiRequest } from './api-client';
-import { SESSION_INDEPENDENT } from './query-client';
+import { createResource, useResource } from './resource';
 
-export const publicConfigQueryOptions = queryOptions({
-  queryKey: ['public-config'],
-  queryFn: ({ signal }) => apiRequest('/api/v1/config', { schema: PublicConfigSchema, signal }),
-  staleTime: Infinity,
-  meta: SESSION_INDEPENDENT,
-});
+/** Which sign-in options exist, product wording and links: the same for everyone, loaded once. */
+const publicConfig = createResource(() => apiRequest<PublicConfig>('/api/v1/config'));
 
 export function usePublicConfig() {
-  return useQuery(publicConfigQueryOptions);
+  return useResource(publicConfig);
 }

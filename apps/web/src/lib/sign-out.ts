@@ -1,12 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { endSession } from './account';
 import { apiRequest } from './api-client';
-import { clearSession } from './query-client';
+import { useAction } from './use-action';
+
+async function signOut() {
+  try {
+    await apiRequest('/api/auth/sign-out', { method: 'POST', body: {} });
+  } finally {
+    // Even when the call fails the user asked to leave: forget the session here too.
+    endSession();
+  }
+}
 
 export function useSignOut() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => apiRequest('/api/auth/sign-out', { method: 'POST', body: {} }),
-    // Even when the call fails the user asked to leave: forget the session here too.
-    onSettled: () => clearSession(client),
-  });
+  return useAction(signOut);
 }

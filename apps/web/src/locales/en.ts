@@ -38,6 +38,7 @@ const uiText = {
 
   'auth.email': 'Email',
   'auth.password': 'Password',
+  'auth.showPassword': 'Show password',
   'auth.google': 'Continue with Google',
   'auth.or': 'or',
   'auth.backToLogin': 'Back to sign in',
@@ -148,7 +149,8 @@ const uiText = {
   'members.action.edit': 'Edit',
   'members.action.delete': 'Delete',
   'members.deleteTitle': 'Delete member',
-  'members.deleteText': 'Remove {{name}} ({{email}}) from your organization? They will no longer be able to sign in to it.',
+  'members.deleteText':
+    'Remove {{name}} ({{email}}) from your organization? They will no longer be able to sign in to it.',
   'members.deleted': '{{name}} has been removed from your organization.',
   'members.confirm.cancel': 'Cancel',
   'members.confirm.confirm': 'Confirm',
@@ -177,7 +179,8 @@ const uiText = {
   'members.invitation.resent': 'The invitation to {{email}} has been sent again.',
   'members.invitation.cancel': 'Cancel invitation',
   'members.invitation.cancelTitle': 'Cancel invitation',
-  'members.invitation.cancelText': 'Cancel the invitation to {{email}}? The link they received will stop working.',
+  'members.invitation.cancelText':
+    'Cancel the invitation to {{email}}? The link they received will stop working.',
   'members.invitation.cancelled': 'The invitation to {{email}} has been cancelled.',
   'members.invite.emails': 'Email addresses',
   'members.invite.emailsHint':
@@ -356,9 +359,11 @@ const uiText = {
   'createApp.trouble.title': 'Troubleshoot your integration',
   'createApp.trouble.text': 'Check these points, then check your integration again.',
   'createApp.trouble.apiKey.title': 'Verify the API key',
-  'createApp.trouble.apiKey.text': 'The key in your code must be the one shown on the setup step, with the same region.',
+  'createApp.trouble.apiKey.text':
+    'The key in your code must be the one shown on the setup step, with the same region.',
   'createApp.trouble.network.title': 'Check the network',
-  'createApp.trouble.network.text': 'Your device must reach the region’s servers; firewalls and VPNs can block it.',
+  'createApp.trouble.network.text':
+    'Your device must reach the region’s servers; firewalls and VPNs can block it.',
   'createApp.trouble.docs': 'Documentation',
   'createApp.trouble.docs.text': 'Step-by-step integration guides.',
   'createApp.trouble.community': 'Community',

@@ -1,7 +1,6 @@
-import { Anchor } from '@mantine/core';
-import { useTranslation } from '../../lib/i18n';
-import { Link } from 'react-router';
 import { MessagePage } from '../../components/message-page';
+import { TextLink } from '../../components/plain/buttons';
+import { useTranslation } from '../../lib/i18n';
 import { useRouteHandle } from '../route-handle';
 
 /** Pages that only say something: their heading and text come from the route's handle. */
@@ -12,11 +11,7 @@ export function Component() {
     <MessagePage
       title={t(title)}
       text={message && t(message)}
-      actions={
-        <Anchor component={Link} to="/">
-          {t('common.backHome')}
-        </Anchor>
-      }
+      actions={<TextLink to="/">{t('common.backHome')}</TextLink>}
     />
   );
 }

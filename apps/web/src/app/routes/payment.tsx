@@ -1,7 +1,7 @@
-import { Anchor } from '@mantine/core';
-import { useTranslation } from '../../lib/i18n';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { CenteredFrame } from '../../components/centered-frame';
+import { TextLink } from '../../components/plain/buttons';
+import { useTranslation } from '../../lib/i18n';
 
 /** Card payment stands outside the navigation layout, with a way back to billing in its header. */
 export function Component() {
@@ -9,9 +9,7 @@ export function Component() {
   const { sub = 'asc' } = useParams();
   return (
     <CenteredFrame title={t('page.payment')}>
-      <Anchor component={Link} to={`/billing/${sub}`}>
-        {t('payment.backToBilling')}
-      </Anchor>
+      <TextLink to={`/billing/${sub}`}>{t('payment.backToBilling')}</TextLink>
     </CenteredFrame>
   );
 }

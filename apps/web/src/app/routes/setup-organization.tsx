@@ -1,1 +1,10 @@
-export { SetupOrganizationPage as Component } from '../../features/organization-setup/components/setup-organization-page';
+import { SetupOrganizationPage } from '../../features/organization-setup/components/setup-organization-page';
+import { MantineShell } from '../mantine-shell';
+
+export function Component() {
+  return (
+    <MantineShell>
+      <SetupOrganizationPage />
+    </MantineShell>
+  );
+}

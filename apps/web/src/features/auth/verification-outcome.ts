@@ -12,7 +12,8 @@ const VERIFIED: AuthDestination = { to: '/login', state: { alert: successAlert('
 /** Where a failed email verification leads (§4). */
 function verificationFailed(error: unknown, email: string): AuthDestination {
   const code = error instanceof ApiError ? error.code : undefined;
-  if (code === 'OTP_EXPIRED') return { to: '/verify-email', state: { email, alert: failAlert('auth.error.codeExpired') } };
+  if (code === 'OTP_EXPIRED')
+    return { to: '/verify-email', state: { email, alert: failAlert('auth.error.codeExpired') } };
   if (code === 'POST_CONFIRMATION_FAILED') {
     return { to: '/login', state: { alert: failAlert('auth.error.postConfirmationFailed') } };
   }

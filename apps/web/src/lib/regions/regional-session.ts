@@ -1,14 +1,14 @@
 import { ACCESS_TOKEN_TTL_SECONDS, type Application } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../api-client';
 import { signInToRegion } from './region-api';
 
-const TokenResponseSchema = z.object({ token: z.string() });
-
 /** Opens the regional session (a cookie of the region) for the app with a fresh portal access token. */
-export async function openRegionalSession({ region, applicationId }: Pick<Application, 'region' | 'applicationId'>) {
-  const { token } = await apiRequest('/api/auth/token', { schema: TokenResponseSchema });
+export async function openRegionalSession({
+  region,
+  applicationId,
+}: Pick<Application, 'region' | 'applicationId'>) {
+  const { token } = await apiRequest<{ token: string }>('/api/auth/token');
   return signInToRegion(region, applicationId, token);
 }
 
@@ -25,12 +25,11 @@ export const regionalSessionQueryOptions = (application: Application) =>
   });
 
 /**
- * Opens an application's console in a new tab with a regional session. The tab is opened at
- * once, while the click still counts as a user gesture, and sent to the console once the
- * session exists; it closes again when the session cannot be opened.
+ * Sends a tab to an application's console once a regional session exists; the tab closes again
+ * when the session cannot be opened. The caller opens the tab during the click, while it still
+ * counts as a user gesture (see `openConsoleTab`).
  */
-export async function openConsole(application: Application & { consoleUrl: string }) {
-  const tab = window.open('about:blank', '_blank');
+export async function openConsole(application: Application & { consoleUrl: string }, tab: Window | null) {
   try {
     await openRegionalSession(application);
     if (tab) tab.location.href = application.consoleUrl;

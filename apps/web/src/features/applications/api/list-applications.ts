@@ -1,4 +1,4 @@
-import { ListApplicationsResponseSchema } from '@portal/contracts';
+import { type ListApplicationsResponse } from '@portal/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { provisioningRefetchInterval } from '../application-list';
@@ -11,7 +11,7 @@ export const listApplicationsQueryOptions = (limit: number) =>
   queryOptions({
     queryKey: [...APPLICATIONS_QUERY_KEY, { limit }],
     queryFn: ({ signal }) =>
-      apiRequest(`/api/v1/applications?limit=${limit}`, { schema: ListApplicationsResponseSchema, signal }),
+      apiRequest<ListApplicationsResponse>(`/api/v1/applications?limit=${limit}`, { signal }),
     // Cards of apps being provisioned turn active without a reload.
     refetchInterval: (query) => provisioningRefetchInterval(query.state.data?.data),
   });

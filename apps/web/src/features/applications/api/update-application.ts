@@ -1,4 +1,4 @@
-import { ApplicationSchema, type UpdateApplicationRequest } from '@portal/contracts';
+import { type Application, type UpdateApplicationRequest } from '@portal/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { APPLICATIONS_QUERY_KEY } from './list-applications';
@@ -8,10 +8,9 @@ export function useUpdateApplication(applicationId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateApplicationRequest) =>
-      apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}`, {
+      apiRequest<Application>(`/api/v1/applications/${encodeURIComponent(applicationId)}`, {
         method: 'PUT',
         body,
-        schema: ApplicationSchema,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
   });

@@ -10,7 +10,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import {
   APPLICATION_LIST_MAX_LIMIT,
   uiPermissions,
@@ -19,12 +19,12 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
-import { openConsole } from '../../../lib/regions/regional-session';
+import { openConsoleTab } from '../../../lib/regions/console-tab';
 import { useApplications } from '../api/list-applications';
 import { useReactivateApplication } from '../api/reactivate-application';
 import {
@@ -39,12 +39,12 @@ import {
 } from '../application-list';
 import { ApplicationCard } from './application-card';
 import { ApplicationsToolbar } from './applications-toolbar';
-import { ApplicationModal } from './application-modal';
-import { DeactivateAppForm } from './deactivate-app-form';
-import { EditAppForm } from './edit-app-form';
 import { GettingStarted } from './getting-started';
 
 const NO_APPS: Application[] = [];
+
+// The modals, their forms and what they need load when the user first opens one.
+const ApplicationDialogs = lazy(() => import('./application-dialogs'));
 
 /** §2 application list (/apps/:sub). */
 export function ApplicationsPage() {
@@ -63,6 +63,8 @@ export function ApplicationsPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Application | null>(null);
   const [deactivating, setDeactivating] = useState<Application | null>(null);
+  // Stays true once a modal was opened, so the modals stay mounted and close with their transition.
+  const [dialogsOpened, setDialogsOpened] = useState(false);
 
   const apps = list.data?.data ?? NO_APPS;
   const index = useMemo(() => searchIndex(apps), [apps]);
@@ -78,8 +80,8 @@ export function ApplicationsPage() {
   const visible = pageOf(filtered, currentPage);
 
   const onOpenConsole = useCallback((app: Application & { consoleUrl: string }) => {
-    openConsole(app).catch((error: unknown) =>
-      notifications.show({
+    openConsoleTab(app).catch((error: unknown) =>
+      showToast({
         color: 'red',
         message: translate(error instanceof Error ? error.message : 'common.anErrorOccurred'),
       }),
@@ -88,15 +90,15 @@ export function ApplicationsPage() {
 
   const onAction = useCallback(
     (action: ApplicationAction, app: Application) => {
+      if (action === 'editName' || action === 'deactivate') setDialogsOpened(true);
       if (action === 'editName') setEditing(app);
       else if (action === 'deactivate') setDeactivating(app);
       else
         reactivate(app.applicationId, {
-          onSuccess: () =>
-            notifications.show({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
+          onSuccess: () => showToast({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
           // Keyed by the message like the global network-failure toast, so one failure shows once.
           onError: (error) =>
-            notifications.show({ id: error.message, color: 'red', message: translate(error.message) }),
+            showToast({ id: error.message, color: 'red', message: translate(error.message) }),
         });
     },
     [reactivate, t],
@@ -209,16 +211,16 @@ export function ApplicationsPage() {
         </>
       )}
 
-      <ApplicationModal app={editing} title={t('editAppModal.title')} onClose={() => setEditing(null)}>
-        {(app) => <EditAppForm app={app} onClose={() => setEditing(null)} />}
-      </ApplicationModal>
-      <ApplicationModal
-        app={deactivating}
-        title={t('deactivateAppModal.title')}
-        onClose={() => setDeactivating(null)}
-      >
-        {(app) => <DeactivateAppForm app={app} onClose={() => setDeactivating(null)} />}
-      </ApplicationModal>
+      {dialogsOpened && (
+        <Suspense fallback={null}>
+          <ApplicationDialogs
+            editing={editing}
+            deactivating={deactivating}
+            onCloseEdit={() => setEditing(null)}
+            onCloseDeactivate={() => setDeactivating(null)}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import type { Application } from '@portal/contracts';
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from '../../../lib/i18n';
@@ -20,7 +20,7 @@ export function DeactivateAppForm({ app, onClose }: { app: Application; onClose:
       { confirmName: typed.trim() },
       {
         onSuccess: () => {
-          notifications.show({
+          showToast({
             color: 'green',
             message: t('deactivateAppModal.success', { name: app.name }),
           });

@@ -1,5 +1,5 @@
 import { Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import type { Application } from '@portal/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -22,7 +22,7 @@ export function EditAppForm({ app, onClose }: { app: Application; onClose: () =>
       { name: name.trim() },
       {
         onSuccess: () => {
-          notifications.show({ color: 'green', message: t('editAppModal.success') });
+          showToast({ color: 'green', message: t('editAppModal.success') });
           onClose();
         },
       },

@@ -1,11 +1,11 @@
 import type { PasswordResetRequest } from '@portal/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 export function requestPasswordReset(body: PasswordResetRequest) {
   return apiRequest('/api/auth/email-otp/request-password-reset', { method: 'POST', body });
 }
 
 export function useRequestPasswordReset() {
-  return useMutation({ mutationFn: requestPasswordReset });
+  return useAction(requestPasswordReset);
 }

@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 export interface ResetPasswordBody {
   email: string;
@@ -12,5 +12,5 @@ export function resetPassword(body: ResetPasswordBody) {
 }
 
 export function useResetPassword() {
-  return useMutation({ mutationFn: resetPassword });
+  return useAction(resetPassword);
 }

@@ -1,6 +1,6 @@
 import type { ResendVerificationRequest } from '@portal/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 export function sendVerificationOtp({ email }: ResendVerificationRequest) {
   return apiRequest('/api/auth/email-otp/send-verification-otp', {
@@ -10,5 +10,5 @@ export function sendVerificationOtp({ email }: ResendVerificationRequest) {
 }
 
 export function useSendVerificationOtp() {
-  return useMutation({ mutationFn: sendVerificationOtp });
+  return useAction(sendVerificationOtp);
 }

@@ -1,15 +1,14 @@
 import type { SignInRequest } from '@portal/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { reloadAccount } from '../../../lib/account';
 import { apiRequest } from '../../../lib/api-client';
-import { ACCOUNT_QUERY_KEY } from '../../../lib/query-client';
+import { useAction } from '../../../lib/use-action';
 
 /** Signs in, then reloads the account; the route guard moves the now signed-in user on. */
+async function signIn(body: SignInRequest) {
+  await apiRequest('/api/auth/sign-in/email', { method: 'POST', body });
+  await reloadAccount();
+}
+
 export function useSignIn() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: SignInRequest) => {
-      await apiRequest('/api/auth/sign-in/email', { method: 'POST', body });
-      await client.invalidateQueries({ queryKey: ACCOUNT_QUERY_KEY });
-    },
-  });
+  return useAction(signIn);
 }

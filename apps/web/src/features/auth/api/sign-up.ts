@@ -1,6 +1,6 @@
 import type { SignUpRequest } from '@portal/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 /** The display name starts as the part of the address before the @. */
 export function signUp({ email, password }: SignUpRequest) {
@@ -9,5 +9,5 @@ export function signUp({ email, password }: SignUpRequest) {
 }
 
 export function useSignUp() {
-  return useMutation({ mutationFn: signUp });
+  return useAction(signUp);
 }

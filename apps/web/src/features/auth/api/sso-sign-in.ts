@@ -1,18 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { ExternalSignInResponseSchema } from './social-sign-in';
+import { useAction } from '../../../lib/use-action';
+import type { ExternalSignInResponse } from './social-sign-in';
 
-export function signInWithSso(organizationSlug: string) {
-  return apiRequest('/api/auth/sign-in/sso', {
+async function signInWithSso(organizationSlug: string) {
+  const { url } = await apiRequest<ExternalSignInResponse>('/api/auth/sign-in/sso', {
     method: 'POST',
     body: { organizationSlug, callbackURL: '/', errorCallbackURL: '/sign-in-sso' },
-    schema: ExternalSignInResponseSchema,
   });
+  window.location.assign(url);
 }
 
 export function useSsoSignIn() {
-  return useMutation({
-    mutationFn: signInWithSso,
-    onSuccess: ({ url }) => window.location.assign(url),
-  });
+  return useAction(signInWithSso);
 }

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { reloadAccount } from '../../../lib/account';
 import { apiRequest } from '../../../lib/api-client';
-import { ACCOUNT_QUERY_KEY } from '../../../lib/query-client';
+import { useAction } from '../../../lib/use-action';
 
 export interface VerifyEmailBody {
   email: string;
@@ -8,10 +8,11 @@ export interface VerifyEmailBody {
 }
 
 /** Verifying may also sign the user in, so the account is reloaded afterwards. */
+async function verifyEmail(body: VerifyEmailBody) {
+  await apiRequest('/api/auth/email-otp/verify-email', { method: 'POST', body });
+  await reloadAccount();
+}
+
 export function useVerifyEmail() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: VerifyEmailBody) => apiRequest('/api/auth/email-otp/verify-email', { method: 'POST', body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ACCOUNT_QUERY_KEY }),
-  });
+  return useAction(verifyEmail);
 }

@@ -1,9 +1,9 @@
-import { Anchor, Center, Loader } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from '../../../lib/i18n';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { Spinner, TextLink } from '../../../components/plain/buttons';
 import { StatusAlert } from '../../../components/status-alert';
+import { useTranslation } from '../../../lib/i18n';
 import { useVerifyEmail } from '../api/verify-email';
 import { useVerificationOutcome } from '../verification-outcome';
 
@@ -28,17 +28,21 @@ export function ConfirmUserPage() {
     return (
       <CenteredFrame title={t('confirmUser.title')}>
         <StatusAlert kind="fail" message="auth.error.emailOrCodeEmpty" />
-        <Anchor component={Link} to="/login" size="sm">
+        <TextLink to="/login" small>
           {t('auth.backToLogin')}
-        </Anchor>
+        </TextLink>
       </CenteredFrame>
     );
   }
   return (
     <CenteredFrame title={t('confirmUser.title')}>
-      <Center role="status" aria-label={t('confirmUser.verifying')}>
-        <Loader />
-      </Center>
+      <div
+        role="status"
+        aria-label={t('confirmUser.verifying')}
+        style={{ display: 'grid', placeItems: 'center' }}
+      >
+        <Spinner large />
+      </div>
     </CenteredFrame>
   );
 }

@@ -1,10 +1,11 @@
-import { Button, Divider } from '@mantine/core';
 import { IconBrandGoogle } from '@tabler/icons-react';
-import { useTranslation } from '../../../lib/i18n';
+import { Button } from '../../../components/plain/buttons';
+import { Divider } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
 import { submitErrorText } from '../../../lib/form-errors';
 import { rememberGoogleSignInOrigin } from '../../../lib/google-sign-in-origin';
 import type { GoogleSignInOrigin } from '../../../lib/guard';
+import { useTranslation } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import { useGoogleSignIn } from '../api/social-sign-in';
 
@@ -28,7 +29,7 @@ export function GoogleSignInButton({ startedOn }: { startedOn: GoogleSignInOrigi
         {t('auth.google')}
       </Button>
       <StatusAlert kind="fail" message={submitErrorText(google.error)} />
-      <Divider label={t('auth.or')} labelPosition="center" />
+      <Divider label={t('auth.or')} />
     </>
   );
 }

@@ -1,15 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { SignInRequestSchema } from '@portal/contracts';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from '../../../lib/i18n';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { ButtonLink, Button, TextLink } from '../../../components/plain/buttons';
+import { PasswordField } from '../../../components/plain/fields';
+import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-client';
-import { fieldError, submitErrorText } from '../../../lib/form-errors';
+import { submitErrorText } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
+import { EmailField } from './email-field';
 import { useSignIn } from '../api/sign-in';
 import { failAlert, useAuthNavigationState } from '../navigation-state';
 import { CorporateEmailRefusal } from './corporate-email-refusal';
@@ -21,13 +22,12 @@ export function LoginPage() {
   const { alert } = useAuthNavigationState();
   const signIn = useSignIn();
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isDirty },
-  } = useForm({ resolver: zodResolver(SignInRequestSchema), defaultValues: { email: '', password: '' } });
+  const form = useSchemaForm({
+    defaultValues: { email: '', password: '' },
+    loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.SignInRequestSchema),
+  });
 
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = form.handleSubmit((values) => {
     setFailure(null);
     signIn.mutate(values, {
       onError: (error) => {
@@ -50,33 +50,28 @@ export function LoginPage() {
       <CorporateEmailRefusal withSignUpLink />
       <GoogleSignInButton startedOn="login" />
       <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
+        <Stack>
           <StatusAlert kind="fail" message={failure} />
-          <TextInput label={t('auth.email')} type="email" autoComplete="email" {...register('email')} error={fieldError(errors.email)} />
-          <PasswordInput
+          <EmailField {...form.field('email')} error={form.errorOf('email')} />
+          <PasswordField
             label={t('auth.password')}
             autoComplete="current-password"
-            {...register('password')}
-            error={fieldError(errors.password)}
+            {...form.field('password')}
+            error={form.errorOf('password')}
           />
-          <Group justify="flex-end">
-            <Anchor component={Link} to="/password/reset" size="sm">
-              {t('login.forgotPassword')}
-            </Anchor>
-          </Group>
-          <Button type="submit" disabled={!isDirty} loading={signIn.isPending}>
+          <Text small end>
+            <TextLink to="/password/reset">{t('login.forgotPassword')}</TextLink>
+          </Text>
+          <Button type="submit" disabled={!form.isDirty} loading={signIn.isPending}>
             {t('login.submit')}
           </Button>
         </Stack>
       </form>
-      <Button component={Link} to="/sign-in-sso" variant="default" leftSection={<IconKey size={18} aria-hidden />}>
+      <ButtonLink to="/sign-in-sso" variant="default" leftSection={<IconKey size={18} aria-hidden />}>
         {t('login.sso')}
-      </Button>
-      <Text size="sm" ta="center">
-        {t('login.noAccount')}{' '}
-        <Anchor component={Link} to="/signup">
-          {t('login.signUpLink')}
-        </Anchor>
+      </ButtonLink>
+      <Text small centered>
+        {t('login.noAccount')} <TextLink to="/signup">{t('login.signUpLink')}</TextLink>
       </Text>
     </CenteredFrame>
   );

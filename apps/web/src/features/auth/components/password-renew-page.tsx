@@ -1,12 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, PasswordInput, Stack } from '@mantine/core';
-import { PasswordRenewFormSchema } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from '../../../lib/i18n';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { Button, TextLink } from '../../../components/plain/buttons';
+import { PasswordField } from '../../../components/plain/fields';
+import { Stack } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
-import { fieldError, submitErrorText } from '../../../lib/form-errors';
+import { submitErrorText } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
 import { useResetPassword } from '../api/reset-password';
 import { successAlert } from '../navigation-state';
 
@@ -21,9 +21,9 @@ export function PasswordRenewPage() {
     return (
       <CenteredFrame title={t('passwordRenew.title')}>
         <StatusAlert kind="fail" message="auth.error.parameterMissing" />
-        <Anchor component={Link} to="/password/reset" size="sm">
+        <TextLink to="/password/reset" small>
           {t('passwordRenew.requestNewLink')}
-        </Anchor>
+        </TextLink>
       </CenteredFrame>
     );
   }
@@ -34,35 +34,37 @@ function PasswordRenewForm({ email, code }: { email: string; code: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const renew = useResetPassword();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(PasswordRenewFormSchema), defaultValues: { password: '', confirmPassword: '' } });
+  const form = useSchemaForm({
+    defaultValues: { password: '', confirmPassword: '' },
+    loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.PasswordRenewFormSchema),
+  });
 
-  const onSubmit = handleSubmit(({ password }) =>
+  const onSubmit = form.handleSubmit(({ password }) =>
     renew.mutate(
       { email, otp: code, password },
-      { onSuccess: () => navigate('/login', { replace: true, state: { alert: successAlert('passwordRenew.success') } }) },
+      {
+        onSuccess: () =>
+          navigate('/login', { replace: true, state: { alert: successAlert('passwordRenew.success') } }),
+      },
     ),
   );
 
   return (
     <CenteredFrame title={t('passwordRenew.title')}>
       <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
+        <Stack>
           <StatusAlert kind="fail" message={submitErrorText(renew.error)} />
-          <PasswordInput
+          <PasswordField
             label={t('passwordRenew.password')}
             autoComplete="new-password"
-            {...register('password')}
-            error={fieldError(errors.password)}
+            {...form.field('password')}
+            error={form.errorOf('password')}
           />
-          <PasswordInput
+          <PasswordField
             label={t('passwordRenew.confirmPassword')}
             autoComplete="new-password"
-            {...register('confirmPassword')}
-            error={fieldError(errors.confirmPassword)}
+            {...form.field('confirmPassword')}
+            error={form.errorOf('confirmPassword')}
           />
           <Button type="submit" loading={renew.isPending}>
             {t('passwordRenew.submit')}

@@ -1,34 +1,36 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { PasswordResetRequestSchema } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
-import { Trans, useTranslation } from '../../../lib/i18n';
-import { Link } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { Button, TextLink } from '../../../components/plain/buttons';
+import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
-import { fieldError, submitErrorText } from '../../../lib/form-errors';
+import { submitErrorText } from '../../../lib/form-errors';
+import { Trans, useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
+import { EmailField } from './email-field';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 
 export function PasswordResetPage() {
   const { t } = useTranslation();
   const reset = useRequestPasswordReset();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(PasswordResetRequestSchema), defaultValues: { email: '' } });
+  const form = useSchemaForm({
+    defaultValues: { email: '' },
+    loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.PasswordResetRequestSchema),
+  });
 
   const backToLogin = (
-    <Anchor component={Link} to="/login" size="sm">
+    <TextLink to="/login" small>
       {t('auth.backToLogin')}
-    </Anchor>
+    </TextLink>
   );
 
   if (reset.isSuccess) {
     return (
       <CenteredFrame title={t('passwordReset.sentTitle')}>
         <Text>
-          <Trans i18nKey="passwordReset.sent" values={{ email: reset.variables.email }} components={{ strong: <strong /> }} />
+          <Trans
+            i18nKey="passwordReset.sent"
+            values={{ email: reset.variables?.email ?? '' }}
+            components={{ strong: <strong /> }}
+          />
         </Text>
         {backToLogin}
       </CenteredFrame>
@@ -38,10 +40,10 @@ export function PasswordResetPage() {
   return (
     <CenteredFrame title={t('passwordReset.title')}>
       <Text>{t('passwordReset.intro')}</Text>
-      <form onSubmit={handleSubmit((values) => reset.mutate(values))} noValidate>
-        <Stack gap="sm">
+      <form onSubmit={form.handleSubmit((values) => reset.mutate(values))} noValidate>
+        <Stack>
           <StatusAlert kind="fail" message={submitErrorText(reset.error)} />
-          <TextInput label={t('auth.email')} type="email" autoComplete="email" {...register('email')} error={fieldError(errors.email)} />
+          <EmailField {...form.field('email')} error={form.errorOf('email')} />
           <Button type="submit" loading={reset.isPending}>
             {t('passwordReset.submit')}
           </Button>

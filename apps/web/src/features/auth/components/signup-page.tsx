@@ -1,15 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { SignUpRequestSchema, type ErrorCode } from '@portal/contracts';
+import type { ErrorCode } from '@portal/contracts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useTranslation } from '../../../lib/i18n';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { PasswordStrengthMeter } from '../../../components/password-strength-meter';
+import { Button, TextLink } from '../../../components/plain/buttons';
+import { PasswordField, TextField } from '../../../components/plain/fields';
+import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-client';
-import { applyFieldErrors, fieldError, submitErrorText } from '../../../lib/form-errors';
+import { applyFieldErrors, submitErrorText } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
 import { useSignUp } from '../api/sign-up';
 import { CorporateEmailRefusal } from './corporate-email-refusal';
 import { GoogleSignInButton } from './google-sign-in-button';
@@ -21,30 +22,24 @@ export function SignupPage() {
   const navigate = useNavigate();
   const signUp = useSignUp();
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    watch,
-    formState: { errors, isValid },
-  } = useForm({
-    resolver: zodResolver(SignUpRequestSchema),
+  const form = useSchemaForm({
     defaultValues: { email: '', password: '' },
+    loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.SignUpRequestSchema),
     // Messages appear once a field was left, but the button follows validity from the first key.
-    mode: 'onTouched',
+    mode: 'touched',
   });
 
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = form.handleSubmit((values) => {
     setFailure(null);
     signUp.mutate(values, {
       onSuccess: () => navigate('/verify-email', { state: { email: values.email } }),
       onError: (error) => {
         const code = error instanceof ApiError ? error.code : '';
         if (code === CORPORATE_EMAIL_REQUIRED) {
-          setError('email', { message: 'signupForm.email.validation.corporate.lambda.error' });
+          form.setError('email', { message: 'signupForm.email.validation.corporate.lambda.error' });
         } else if (code.startsWith('USER_ALREADY_EXISTS')) {
-          setError('email', { message: 'loginWithEmail.error.accountExists' });
-        } else if (!applyFieldErrors(error, setError, ['email', 'password'])) {
+          form.setError('email', { message: 'loginWithEmail.error.accountExists' });
+        } else if (!applyFieldErrors(error, form.setError, ['email', 'password'])) {
           setFailure(submitErrorText(error));
         }
       },
@@ -56,34 +51,31 @@ export function SignupPage() {
       <CorporateEmailRefusal withSignUpLink={false} />
       <GoogleSignInButton startedOn="signup" />
       <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
+        <Stack>
           <StatusAlert kind="fail" message={failure} />
-          <TextInput
+          <TextField
             label={t('signup.email')}
             description={t('signup.emailHint')}
             type="email"
             autoComplete="email"
-            {...register('email')}
-            error={fieldError(errors.email)}
+            {...form.field('email')}
+            error={form.errorOf('email')}
           />
-          <PasswordInput
+          <PasswordField
             label={t('auth.password')}
             description={t('password.strongRequired')}
             autoComplete="new-password"
-            {...register('password')}
-            error={fieldError(errors.password)}
+            {...form.field('password')}
+            error={form.errorOf('password')}
           />
-          <PasswordStrengthMeter password={watch('password')} />
-          <Button type="submit" disabled={!isValid} loading={signUp.isPending}>
+          <PasswordStrengthMeter password={form.values.password} />
+          <Button type="submit" disabled={!form.isValid} loading={signUp.isPending}>
             {t('signup.submit')}
           </Button>
         </Stack>
       </form>
-      <Text size="sm" ta="center">
-        {t('signup.haveAccount')}{' '}
-        <Anchor component={Link} to="/login">
-          {t('signup.signInLink')}
-        </Anchor>
+      <Text small centered>
+        {t('signup.haveAccount')} <TextLink to="/login">{t('signup.signInLink')}</TextLink>
       </Text>
     </CenteredFrame>
   );

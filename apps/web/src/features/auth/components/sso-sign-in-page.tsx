@@ -1,15 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Anchor, Button, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { SSO_DOMAIN_ALLOWED, SSO_DOMAIN_MAX_LENGTH, SsoDomainFormSchema } from '@portal/contracts';
+import { SSO_DOMAIN_ALLOWED, SSO_DOMAIN_MAX_LENGTH } from '@portal/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from '../../../lib/i18n';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useId, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { Button, TextLink } from '../../../components/plain/buttons';
+import { TextField } from '../../../components/plain/fields';
+import { Stack, Text } from '../../../components/plain/layout';
+import classes from '../../../components/plain/plain.module.css';
 import { StatusAlert } from '../../../components/status-alert';
-import { fieldError, submitErrorText } from '../../../lib/form-errors';
+import { submitErrorText } from '../../../lib/form-errors';
 import { ERROR_DESCRIPTION_PARAM } from '../../../lib/guard';
+import { useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
 import { useSsoSignIn } from '../api/sso-sign-in';
 
 /** Typed and pasted text alike keeps only letters, digits and dashes, up to the maximum length. */
@@ -27,66 +29,75 @@ function ssoErrorText(description: string): string {
   return description;
 }
 
+const loadSsoDomainSchema = () => import('@portal/contracts/auth').then((auth) => auth.SsoDomainFormSchema);
+
+/** The domain rules, shown while the info button is hovered or focused. */
+function DomainRules() {
+  const { t } = useTranslation();
+  const rulesId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className={classes.iconButton}
+        aria-label={t('sso.domainRules')}
+        aria-describedby={rulesId}
+      >
+        <IconInfoCircle size={18} aria-hidden />
+      </button>
+      <span id={rulesId} role="tooltip" className={classes.tooltip}>
+        {t('validation.ssoDomain.format')}
+      </span>
+    </>
+  );
+}
+
 export function SsoSignInPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const errorDescription = params.get(ERROR_DESCRIPTION_PARAM);
   const { mutate: startSso, isPending, error } = useSsoSignIn();
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({
-    resolver: zodResolver(SsoDomainFormSchema),
+  const form = useSchemaForm({
     defaultValues: { domain: sanitizeDomain(params.get('org') ?? '') },
+    loadSchema: loadSsoDomainSchema,
   });
 
   // A link such as /sign-in-sso?org=acme&init=true starts the organisation's SSO at once.
   const autoStarted = useRef(false);
   useEffect(() => {
-    const requested = SsoDomainFormSchema.safeParse({ domain: params.get('org') ?? '' });
-    if (autoStarted.current || params.get('init') !== 'true' || !requested.success) return;
+    if (autoStarted.current || params.get('init') !== 'true') return;
     autoStarted.current = true;
-    startSso(requested.data.domain);
+    void loadSsoDomainSchema().then((schema) => {
+      const requested = schema.safeParse({ domain: params.get('org') ?? '' });
+      if (requested.success) startSso(requested.data.domain);
+    });
   }, [params, startSso]);
 
+  const domain = form.field('domain');
   return (
     <CenteredFrame title={t('sso.title')}>
       <Text>{t('sso.intro')}</Text>
       {errorDescription && <StatusAlert kind="fail" message={ssoErrorText(errorDescription)} />}
-      <form onSubmit={handleSubmit(({ domain }) => startSso(domain))} noValidate>
-        <Stack gap="sm">
+      <form onSubmit={form.handleSubmit(({ domain: requested }) => startSso(requested))} noValidate>
+        <Stack>
           <StatusAlert kind="fail" message={submitErrorText(error)} />
-          <Controller
-            control={control}
-            name="domain"
-            render={({ field }) => (
-              <TextInput
-                {...field}
-                onChange={(event) => field.onChange(sanitizeDomain(event.currentTarget.value))}
-                label={t('sso.domain')}
-                maxLength={SSO_DOMAIN_MAX_LENGTH}
-                autoComplete="organization"
-                error={fieldError(errors.domain)}
-                rightSectionPointerEvents="all"
-                rightSection={
-                  <Tooltip label={t('validation.ssoDomain.format')} multiline w={240} events={{ hover: true, focus: true, touch: true }}>
-                    <ActionIcon variant="subtle" color="gray" aria-label={t('sso.domainRules')}>
-                      <IconInfoCircle size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                }
-              />
-            )}
+          <TextField
+            {...domain}
+            onChange={(event) => form.setValue('domain', sanitizeDomain(event.currentTarget.value))}
+            label={t('sso.domain')}
+            maxLength={SSO_DOMAIN_MAX_LENGTH}
+            autoComplete="organization"
+            error={form.errorOf('domain')}
+            rightSection={<DomainRules />}
           />
           <Button type="submit" loading={isPending}>
             {t('sso.submit')}
           </Button>
         </Stack>
       </form>
-      <Anchor component={Link} to="/login" size="sm" ta="center">
-        {t('auth.backToLogin')}
-      </Anchor>
+      <Text small centered>
+        <TextLink to="/login">{t('auth.backToLogin')}</TextLink>
+      </Text>
     </CenteredFrame>
   );
 }

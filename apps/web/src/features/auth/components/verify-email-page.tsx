@@ -1,19 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { VerifyEmailRequestSchema } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
-import { Trans, useTranslation } from '../../../lib/i18n';
 import { Navigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { Button, LinkButton } from '../../../components/plain/buttons';
+import { TextField } from '../../../components/plain/fields';
+import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-client';
-import { fieldError, submitErrorText } from '../../../lib/form-errors';
+import { submitErrorText } from '../../../lib/form-errors';
+import { Trans, useTranslation } from '../../../lib/i18n';
+import { useSchemaForm } from '../../../lib/schema-form';
 import { useSendVerificationOtp } from '../api/send-verification-otp';
 import { useVerifyEmail } from '../api/verify-email';
 import { useAuthNavigationState, type AuthNavigationState } from '../navigation-state';
 import { useVerificationOutcome } from '../verification-outcome';
-
-const CodeFormSchema = VerifyEmailRequestSchema.pick({ code: true });
 
 /** The address comes in navigation state (after sign-up or sign-in) or as ?email= (from a link). */
 export function VerifyEmailPage() {
@@ -29,14 +27,13 @@ function VerifyEmail({ email, alert }: { email: string; alert: AuthNavigationSta
   const outcome = useVerificationOutcome();
   const verify = useVerifyEmail();
   const resend = useSendVerificationOtp();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(CodeFormSchema), defaultValues: { code: '' } });
+  const form = useSchemaForm({
+    defaultValues: { code: '' },
+    loadSchema: () =>
+      import('@portal/contracts/auth').then((auth) => auth.VerifyEmailRequestSchema.pick({ code: true })),
+  });
 
-  const onSubmit = handleSubmit(({ code }) =>
+  const onSubmit = form.handleSubmit(({ code }) =>
     verify.mutate(
       { email, otp: code },
       {
@@ -44,7 +41,7 @@ function VerifyEmail({ email, alert }: { email: string; alert: AuthNavigationSta
         // A mistyped code is corrected here; every other outcome leads away as from the mail's link.
         onError: (error, variables) =>
           error instanceof ApiError && error.code === 'INVALID_OTP'
-            ? setError('code', { message: 'auth.error.codeInvalid' })
+            ? form.setError('code', { message: 'auth.error.codeInvalid' })
             : outcome.onError(error, variables),
       },
     ),
@@ -57,24 +54,24 @@ function VerifyEmail({ email, alert }: { email: string; alert: AuthNavigationSta
         <Trans i18nKey="verifyEmail.sent" values={{ email }} components={{ strong: <strong /> }} />
       </Text>
       <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
-          <TextInput
+        <Stack>
+          <TextField
             label={t('verifyEmail.code')}
             inputMode="numeric"
             autoComplete="one-time-code"
-            {...register('code')}
-            error={fieldError(errors.code)}
+            {...form.field('code')}
+            error={form.errorOf('code')}
           />
           <Button type="submit" loading={verify.isPending}>
             {t('verifyEmail.submit')}
           </Button>
         </Stack>
       </form>
-      <Text size="sm">
+      <Text small>
         {t('verifyEmail.noMail')}{' '}
-        <Anchor component="button" type="button" size="sm" onClick={() => resend.mutate({ email })} disabled={resend.isPending}>
+        <LinkButton onClick={() => resend.mutate({ email })} disabled={resend.isPending}>
           {t('verifyEmail.resend')}
-        </Anchor>
+        </LinkButton>
       </Text>
       {resend.isSuccess && <StatusAlert kind="success" message="verifyEmail.resent" />}
       <StatusAlert kind="fail" message={submitErrorText(resend.error)} />

@@ -1,15 +1,11 @@
-import {
-  ApplicationSchema,
-  type CreateApplicationRequest,
-} from '@portal/contracts';
+import type { Application, CreateApplicationRequest } from '@portal/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client';
 import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
 import { openRegionalSession } from '../../../lib/regions/regional-session';
 
-/** The create call's list (§7) read as a tuple, so its first item is typed as present. */
-const CreatedListSchema = z.tuple([ApplicationSchema], ApplicationSchema);
+/** The create call's list (§7), whose first item is the new application. */
+type CreatedList = [Application, ...Application[]];
 
 const POLL_INTERVAL_MS = 1_000;
 export const ACTIVATION_TIMEOUT_MS = 60_000;
@@ -23,7 +19,7 @@ export class ActivationTimeoutError extends Error {
 }
 
 export function getApplication(applicationId: string, signal?: AbortSignal) {
-  return apiRequest(`/api/v1/applications/${encodeURIComponent(applicationId)}`, { schema: ApplicationSchema, signal });
+  return apiRequest<Application>(`/api/v1/applications/${encodeURIComponent(applicationId)}`, { signal });
 }
 
 /** One application, under the applications prefix so list mutations refresh it too. */
@@ -40,10 +36,9 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * regional session the next steps need (API key, first activity) with a fresh portal token.
  */
 export async function createAndConnectApplication(request: CreateApplicationRequest) {
-  const [created] = await apiRequest('/api/v1/applications', {
+  const [created] = await apiRequest<CreatedList>('/api/v1/applications', {
     method: 'POST',
     body: request,
-    schema: CreatedListSchema,
   });
   let application = created;
   const deadline = Date.now() + ACTIVATION_TIMEOUT_MS;
@@ -55,5 +50,3 @@ export async function createAndConnectApplication(request: CreateApplicationRequ
   const session = await openRegionalSession(application);
   return { application, session };
 }
-
-

@@ -1,10 +1,18 @@
 import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n';
 
 /** Copies a value and confirms it with a success toast (§2 setup application). */
-export function CopyAction({ value, label, disabled = false }: { value: string; label: string; disabled?: boolean }) {
+export function CopyAction({
+  value,
+  label,
+  disabled = false,
+}: {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <CopyButton value={value}>
@@ -17,7 +25,7 @@ export function CopyAction({ value, label, disabled = false }: { value: string; 
             disabled={disabled}
             onClick={() => {
               copy();
-              notifications.show({ color: 'green', message: t('createApp.copied') });
+              showToast({ color: 'green', message: t('createApp.copied') });
             }}
           >
             {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}

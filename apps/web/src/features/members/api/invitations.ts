@@ -1,16 +1,16 @@
 import {
-  ConfirmInvitationResponseSchema,
-  CreateInvitationsResponseSchema,
-  InvitationSchema,
-  ListInvitationsResponseSchema,
+  type ConfirmInvitationResponse,
+  type CreateInvitationsResponse,
+  type Invitation,
+  type ListInvitationsResponse,
   PENDING_INVITATIONS_MAX,
-  VerifyInvitationResponseSchema,
+  type VerifyInvitationResponse,
   type ConfirmInvitationRequest,
   type CreateInvitationsRequest,
 } from '@portal/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { ACCOUNT_QUERY_KEY, clearSession } from '../../../lib/query-client';
+import { endSession, reloadAccount } from '../../../lib/account';
 
 const INVITATIONS_QUERY_KEY = ['invitations'] as const;
 
@@ -21,8 +21,7 @@ export function useInvitations({ enabled = true } = {}) {
   return useQuery({
     queryKey: INVITATIONS_QUERY_KEY,
     queryFn: ({ signal }) =>
-      apiRequest(`/api/v1/invitations?limit=${PENDING_INVITATIONS_MAX}`, {
-        schema: ListInvitationsResponseSchema,
+      apiRequest<ListInvitationsResponse>(`/api/v1/invitations?limit=${PENDING_INVITATIONS_MAX}`, {
         signal,
       }),
     enabled,
@@ -33,7 +32,7 @@ export function useCreateInvitations() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateInvitationsRequest) =>
-      apiRequest('/api/v1/invitations', { method: 'POST', body, schema: CreateInvitationsResponseSchema }),
+      apiRequest<CreateInvitationsResponse>('/api/v1/invitations', { method: 'POST', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: INVITATIONS_QUERY_KEY }),
   });
 }
@@ -50,17 +49,16 @@ export function useResendInvitation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (invitationId: string) =>
-      apiRequest(`${invitationPath(invitationId)}/resend`, { method: 'POST', schema: InvitationSchema }),
+      apiRequest<Invitation>(`${invitationPath(invitationId)}/resend`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: INVITATIONS_QUERY_KEY }),
   });
 }
 
 /** POST /api/invitations/verify: who the code invites, to which organisation. */
 export function verifyInvitation(code: string, signal?: AbortSignal) {
-  return apiRequest('/api/invitations/verify', {
+  return apiRequest<VerifyInvitationResponse>('/api/invitations/verify', {
     method: 'POST',
     body: { code },
-    schema: VerifyInvitationResponseSchema,
     signal,
   });
 }
@@ -70,16 +68,17 @@ export function verifyInvitation(code: string, signal?: AbortSignal) {
  * so whatever an earlier user could see is forgotten and the account is loaded again.
  */
 export function useConfirmInvitation(invitationId: string) {
-  const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: ConfirmInvitationRequest) => {
-      const joined = await apiRequest(`/api/invitations/${encodeURIComponent(invitationId)}/confirm`, {
-        method: 'POST',
-        body,
-        schema: ConfirmInvitationResponseSchema,
-      });
-      clearSession(client);
-      await client.invalidateQueries({ queryKey: ACCOUNT_QUERY_KEY });
+      const joined = await apiRequest<ConfirmInvitationResponse>(
+        `/api/invitations/${encodeURIComponent(invitationId)}/confirm`,
+        {
+          method: 'POST',
+          body,
+        },
+      );
+      endSession();
+      await reloadAccount();
       return joined;
     },
   });

@@ -1,12 +1,12 @@
 import {
-  ListMembersResponseSchema,
-  MemberSchema,
+  type ListMembersResponse,
+  type Member,
   type ChangePasswordRequest,
   type UpdateMemberRequest,
 } from '@portal/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { ACCOUNT_QUERY_KEY } from '../../../lib/query-client';
+import { reloadAccount } from '../../../lib/account';
 
 /** Every members query (list, one member, me); changes invalidate this prefix. */
 export const MEMBERS_QUERY_KEY = ['members'] as const;
@@ -18,8 +18,7 @@ export function useMembers(limit: number) {
   return useQuery(
     queryOptions({
       queryKey: [...MEMBERS_QUERY_KEY, 'list', { limit }],
-      queryFn: ({ signal }) =>
-        apiRequest(`/api/v1/members?limit=${limit}`, { schema: ListMembersResponseSchema, signal }),
+      queryFn: ({ signal }) => apiRequest<ListMembersResponse>(`/api/v1/members?limit=${limit}`, { signal }),
     }),
   );
 }
@@ -28,7 +27,7 @@ export function useMembers(limit: number) {
 export function useMember(memberId: string | 'me') {
   return useQuery({
     queryKey: [...MEMBERS_QUERY_KEY, 'one', memberId],
-    queryFn: ({ signal }) => apiRequest(memberPath(memberId), { schema: MemberSchema, signal }),
+    queryFn: ({ signal }) => apiRequest<Member>(memberPath(memberId), { signal }),
   });
 }
 
@@ -36,12 +35,12 @@ export function useUpdateMember(memberId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateMemberRequest) =>
-      apiRequest(memberPath(memberId), { method: 'PUT', body, schema: MemberSchema }),
+      apiRequest<Member>(memberPath(memberId), { method: 'PUT', body }),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: MEMBERS_QUERY_KEY }),
         // The top bar shows the signed-in member's display name from the account.
-        client.invalidateQueries({ queryKey: ACCOUNT_QUERY_KEY }),
+        reloadAccount(),
       ]),
   });
 }

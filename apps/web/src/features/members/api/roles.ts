@@ -1,4 +1,4 @@
-import { ListRolesResponseSchema, PENDING_INVITATIONS_MAX, ROLE_NAMES, type RoleId } from '@portal/contracts';
+import { type ListRolesResponse, PENDING_INVITATIONS_MAX, ROLE_NAMES, type RoleId } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiRequest } from '../../../lib/api-client';
@@ -8,8 +8,7 @@ function useRoles() {
   return useQuery({
     queryKey: ['roles'],
     queryFn: ({ signal }) =>
-      apiRequest(`/api/v1/roles?limit=${PENDING_INVITATIONS_MAX}`, {
-        schema: ListRolesResponseSchema,
+      apiRequest<ListRolesResponse>(`/api/v1/roles?limit=${PENDING_INVITATIONS_MAX}`, {
         signal,
       }),
     staleTime: Infinity,

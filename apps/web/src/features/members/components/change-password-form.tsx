@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import type { ErrorCode } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -51,7 +51,7 @@ export function ChangePasswordForm({ memberId }: { memberId: string }) {
     if (!pending) return;
     change.mutate(pending, {
       onSuccess: () => {
-        notifications.show({ color: 'green', message: t('members.password.changed') });
+        showToast({ color: 'green', message: t('members.password.changed') });
         reset(EMPTY);
       },
       onError: (error) => {

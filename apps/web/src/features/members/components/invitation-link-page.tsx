@@ -1,7 +1,6 @@
-import { Anchor } from '@mantine/core';
-import { useTranslation } from '../../../lib/i18n';
-import { Link } from 'react-router';
 import { MessagePage } from '../../../components/message-page';
+import { TextLink } from '../../../components/plain/buttons';
+import { useTranslation } from '../../../lib/i18n';
 
 /** Where an unusable invitation link lands (§4): expired, or invalid for any other reason. */
 export function InvitationLinkPage({ problem }: { problem: 'expired' | 'invalid' }) {
@@ -10,11 +9,7 @@ export function InvitationLinkPage({ problem }: { problem: 'expired' | 'invalid'
     <MessagePage
       title={t(`invitation.${problem}.title`)}
       text={t(`invitation.${problem}.text`)}
-      actions={
-        <Anchor component={Link} to="/login">
-          {t('auth.backToLogin')}
-        </Anchor>
-      }
+      actions={<TextLink to="/login">{t('auth.backToLogin')}</TextLink>}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import type { ErrorCode, VerifyInvitationResponse } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -67,7 +67,7 @@ function InvitationSignupForm({ invitation, code }: { invitation: VerifyInvitati
       { ...values, code },
       {
         onSuccess: () => navigate('/home', { replace: true }),
-        onError: (error) => notifications.show({ color: 'red', message: translate(error.message) }),
+        onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
       },
     );
   });

@@ -1,5 +1,5 @@
 import { Group, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import { uiPermissions, type Invitation } from '@portal/contracts';
 import { IconMailForward, IconX } from '@tabler/icons-react';
 import { format } from 'date-fns';
@@ -32,11 +32,11 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
   const onResend = (invitation: Invitation) =>
     resend.mutate(invitation.id, {
       onSuccess: () =>
-        notifications.show({
+        showToast({
           color: 'green',
           message: t('members.invitation.resent', { email: invitation.email }),
         }),
-      onError: (error) => notifications.show({ color: 'red', message: translate(error.message) }),
+      onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
     });
 
   if (invitations.length === 0) return <Text c="dimmed">{t('members.invitation.none')}</Text>;

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import { assignableRoles, type Member, type RoleId, type UpdateMemberRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -66,7 +66,7 @@ export function MemberProfileForm({ member }: { member: Member }) {
     if (!pending) return;
     update.mutate(pending, {
       onSuccess: (saved) => {
-        notifications.show({ color: 'green', message: t('members.profile.saved') });
+        showToast({ color: 'green', message: t('members.profile.saved') });
         reset(formValues(saved));
       },
       onSettled: () => setPending(null),

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../../lib/toasts';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { translate } from '../../../lib/i18n';
@@ -23,8 +23,8 @@ export function useConfirmedRemoval<T extends { id: string }>({
   const onConfirm = () => {
     if (!target) return;
     remove.mutate(target.id, {
-      onSuccess: () => notifications.show({ color: 'green', message: done(target) }),
-      onError: (error) => notifications.show({ color: 'red', message: translate(error.message) }),
+      onSuccess: () => showToast({ color: 'green', message: done(target) }),
+      onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
       onSettled: () => setTarget(null),
     });
   };

@@ -1,0 +1,1 @@
+export function Component(){return <p>lazy</p>}

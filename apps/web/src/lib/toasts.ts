@@ -1,0 +1,35 @@
+import type { NotificationData } from '@mantine/notifications';
+import { translate } from './i18n';
+
+/**
+ * Toasts are Mantine notifications, on screen only inside the frames that load Mantine (the
+ * signed-in layout, setup, payment, invitation sign-up). The public pages load without Mantine, so
+ * there a form shows a network failure itself.
+ */
+let toastContainers = 0;
+
+/** Called by a toast container while it is mounted. */
+export function registerToastContainer(): () => void {
+  toastContainers += 1;
+  return () => {
+    toastContainers -= 1;
+  };
+}
+
+export function canToast(): boolean {
+  return toastContainers > 0;
+}
+
+/**
+ * Shows a toast. Mantine's notifications load with the first toast rather than with the page, so
+ * a page that never toasts does not load them.
+ */
+export function showToast(toast: NotificationData): void {
+  if (!canToast()) return;
+  void import('@mantine/notifications').then(({ notifications }) => notifications.show(toast));
+}
+
+/** A red toast with a message key or the server's text; calls with one id show one toast. */
+export function toastError(message: string, id?: string): void {
+  showToast({ id, color: 'red', message: translate(message) });
+}

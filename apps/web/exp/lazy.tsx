@@ -1,1 +1,0 @@
-export function Component(){return <p>lazy</p>}

@@ -1,15 +1,24 @@
 import { useTranslation } from '../lib/i18n';
 import { Spinner } from './plain/buttons';
 
-export function PageLoader() {
+/** A spinner announced as "Loading", centred in the space it is given. */
+export function Loading({ fullPage = false }: { fullPage?: boolean }) {
   const { t } = useTranslation();
   return (
     <div
       role="status"
       aria-label={t('common.loading')}
-      style={{ display: 'grid', placeItems: 'center', minHeight: '100vh' }}
+      style={{
+        display: 'grid',
+        placeItems: 'center',
+        ...(fullPage ? { minHeight: '100vh' } : { padding: '2rem 0' }),
+      }}
     >
       <Spinner large />
     </div>
   );
+}
+
+export function PageLoader() {
+  return <Loading fullPage />;
 }

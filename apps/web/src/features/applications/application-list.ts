@@ -9,7 +9,7 @@ import {
   type PlanKey,
   type RegionKey,
 } from '@portal/contracts';
-import { format } from 'date-fns';
+import { formatDate } from '../../lib/dates';
 
 export interface ApplicationFilters {
   search: string;
@@ -82,17 +82,15 @@ export function stateTagColor(state: ApplicationState): StateTagColor {
   return 'gray';
 }
 
-export const DISPLAY_DATE_FORMAT = 'dd MMM yyyy';
-
 /** A temporarily inactive app shows when it was deactivated; every other app when it was created. */
 export function cardDate(app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>): {
   kind: 'created' | 'deactivated';
   date: string;
 } {
   if (app.state === 'temporary_inactive' && app.deactivatedAt) {
-    return { kind: 'deactivated', date: format(new Date(app.deactivatedAt), DISPLAY_DATE_FORMAT) };
+    return { kind: 'deactivated', date: formatDate(app.deactivatedAt) };
   }
-  return { kind: 'created', date: format(new Date(app.createdAt), DISPLAY_DATE_FORMAT) };
+  return { kind: 'created', date: formatDate(app.createdAt) };
 }
 
 /** The plan is a PAYG notion; flat-rate contracts do not show it (§2). */

@@ -11,7 +11,7 @@ import {
   type Permission,
   uiPermissions,
 } from '@portal/contracts';
-import { format } from 'date-fns';
+import { formatDate, formatTime } from '../../lib/dates';
 import { ApiError, isNetworkError } from '../../lib/api-client';
 
 /** What the viewer may do on a row of the members table (§2 row actions). */
@@ -47,7 +47,7 @@ export function memberRowActions(member: Member, viewer: Viewer): MemberRowActio
 /** Last login as a date and a time line, or null when the member never signed in (lastLogin 0). */
 export function formatLastLogin(lastLogin: number): { date: string; time: string } | null {
   if (lastLogin === 0) return null;
-  return { date: format(lastLogin, 'dd MMM yyyy'), time: format(lastLogin, 'HH:mm') };
+  return { date: formatDate(lastLogin), time: formatTime(lastLogin) };
 }
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -1,7 +1,7 @@
-import { ActionIcon, Menu } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconDots, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { MenuOnFirstUse } from '../../../components/menu-on-first-use';
 import { useTranslation } from '../../../lib/i18n';
 import type { ApplicationAction } from '../application-list';
 
@@ -24,46 +24,29 @@ interface ApplicationMenuProps {
 
 /**
  * The three-dots menu of a card. A Mantine Menu per card costs a search that brings a new page of
- * cards more than everything else on the card together, so the Menu mounts on first use and opens.
+ * cards more than everything else on the card together, so it mounts on first use.
  */
 export function ApplicationMenu({ app, actions, onAction }: ApplicationMenuProps) {
   const { t } = useTranslation();
-  const [used, setUsed] = useState(false);
-  const target = useRef<HTMLButtonElement>(null);
-  // The button is a new element once the Menu mounts, so the Menu's own focus return has nothing to
-  // go back to: focus is put on it when the Menu mounts and again when it closes.
-  const focusTarget = () => target.current?.focus();
-  useEffect(() => {
-    if (used) focusTarget();
-  }, [used]);
-  const trigger = {
-    variant: 'subtle',
-    color: 'gray',
-    'aria-label': t('apps.card.actions', { name: app.name }),
-    children: <IconDots size={18} aria-hidden />,
-  } as const;
-
-  if (!used) return <ActionIcon {...trigger} aria-haspopup="menu" onClick={() => setUsed(true)} />;
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened onClose={focusTarget}>
-      <Menu.Target>
-        <ActionIcon {...trigger} ref={target} />
-      </Menu.Target>
-      <Menu.Dropdown>
-        {actions.map((action) => {
-          const ItemIcon = ACTION_ICONS[action];
-          return (
-            <Menu.Item
-              key={action}
-              color={action === 'deactivate' ? 'red' : undefined}
-              leftSection={<ItemIcon size={16} aria-hidden />}
-              onClick={() => onAction(action, app)}
-            >
-              {t(ACTION_LABELS[action])}
-            </Menu.Item>
-          );
-        })}
-      </Menu.Dropdown>
-    </Menu>
+    <MenuOnFirstUse
+      target={(props) => (
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={t('apps.card.actions', { name: app.name })}
+          {...props}
+        >
+          <IconDots size={18} aria-hidden />
+        </ActionIcon>
+      )}
+      entries={actions.map((action) => ({
+        key: action,
+        label: t(ACTION_LABELS[action]),
+        icon: ACTION_ICONS[action],
+        color: action === 'deactivate' ? 'red' : undefined,
+        onClick: () => onAction(action, app),
+      }))}
+    />
   );
 }

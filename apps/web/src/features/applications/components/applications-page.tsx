@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Center, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { showToast } from '../../../lib/toasts';
 import {
   APPLICATION_LIST_MAX_LIMIT,
@@ -40,6 +29,7 @@ import {
 import { ApplicationCard } from './application-card';
 import { ApplicationsToolbar } from './applications-toolbar';
 import { GettingStarted } from './getting-started';
+import { Loading } from '../../../components/page-loader';
 
 const NO_APPS: Application[] = [];
 
@@ -165,11 +155,7 @@ export function ApplicationsPage() {
         </Alert>
       )}
 
-      {list.isPending && (
-        <Center py="xl">
-          <Loader aria-label={t('common.loading')} />
-        </Center>
-      )}
+      {list.isPending && <Loading />}
 
       {list.isSuccess && apps.length === 0 && <GettingStarted />}
 

@@ -1,7 +1,7 @@
-import { Group, MultiSelect, TextInput } from '@mantine/core';
+import { Group, TextInput } from '@mantine/core';
 import { PLAN_KEYS, REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconSearch } from '@tabler/icons-react';
-import { memo, useMemo, type JSX } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 
 interface ApplicationsToolbarProps {
@@ -13,41 +13,19 @@ interface ApplicationsToolbarProps {
   onRegionsChange: (value: RegionKey[]) => void;
 }
 
-interface FilterSelectProps<T extends string> {
-  label: string;
-  options: readonly { value: T; label: string }[];
-  value: T[];
-  onChange: (value: T[]) => void;
-}
+// Each filter is a Mantine combobox with a popover (and Floating UI): they load after the page,
+// which shows a read-only field with the same label meanwhile.
+// React.lazy drops the component's type parameter; the loaded component keeps it.
+const FilterSelect = lazy(
+  () => import('./filter-select'),
+) as unknown as typeof import('./filter-select').default;
 
-/**
- * Several values may be chosen; none chosen means any. Memoised (with stable options and
- * callbacks from the toolbar and the page): every search keystroke re-renders the toolbar, and
- * each MultiSelect is a combobox with a popover.
- */
-const FilterSelect = memo(function FilterSelect<T extends string>({
-  label,
-  options,
-  value,
-  onChange,
-}: FilterSelectProps<T>) {
+function FilterSelectPlaceholder({ label }: { label: string }) {
   const { t } = useTranslation();
   return (
-    <MultiSelect
-      label={label}
-      placeholder={value.length === 0 ? t('apps.filter.any') : undefined}
-      data={options}
-      value={value}
-      // MultiSelect hands back plain strings; keep only those that are options.
-      onChange={(next) =>
-        onChange(options.filter((option) => next.includes(option.value)).map((option) => option.value))
-      }
-      clearable
-      clearButtonProps={{ 'aria-label': t('apps.filter.clear') }}
-      style={{ flex: '1 1 180px' }}
-    />
+    <TextInput label={label} placeholder={t('apps.filter.any')} readOnly style={{ flex: '1 1 180px' }} />
   );
-}) as <T extends string>(props: FilterSelectProps<T>) => JSX.Element;
+}
 
 const REGION_OPTIONS = REGION_KEYS.map((region) => ({ value: region, label: REGIONS[region].name }));
 
@@ -70,18 +48,22 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
         onChange={(event) => props.onSearchChange(event.currentTarget.value)}
         style={{ flex: '1 1 240px' }}
       />
-      <FilterSelect
-        label={t('apps.filter.plan')}
-        options={planOptions}
-        value={props.plans}
-        onChange={props.onPlansChange}
-      />
-      <FilterSelect
-        label={t('apps.filter.region')}
-        options={REGION_OPTIONS}
-        value={props.regions}
-        onChange={props.onRegionsChange}
-      />
+      <Suspense fallback={<FilterSelectPlaceholder label={t('apps.filter.plan')} />}>
+        <FilterSelect
+          label={t('apps.filter.plan')}
+          options={planOptions}
+          value={props.plans}
+          onChange={props.onPlansChange}
+        />
+      </Suspense>
+      <Suspense fallback={<FilterSelectPlaceholder label={t('apps.filter.region')} />}>
+        <FilterSelect
+          label={t('apps.filter.region')}
+          options={REGION_OPTIONS}
+          value={props.regions}
+          onChange={props.onRegionsChange}
+        />
+      </Suspense>
     </Group>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
 import { useTranslation } from '../../../lib/i18n';
@@ -11,12 +11,19 @@ import { FinishSetupStep } from './finish-setup-step';
 import { SelectImplementationStep } from './select-implementation-step';
 import { SetupApplicationStep } from './setup-application-step';
 import { TroubleshootingStep } from './troubleshooting-step';
+import { Loading } from '../../../components/page-loader';
 
 /** The steps after the first set up an application that already exists. */
-function ApplicationStep({ step, sub }: { step: Exclude<CreateAppStep, 'select-implementation'>; sub: string }) {
+function ApplicationStep({
+  step,
+  sub,
+}: {
+  step: Exclude<CreateAppStep, 'select-implementation'>;
+  sub: string;
+}) {
   const { t } = useTranslation();
   const wizard = useWizardApplication();
-  if (wizard.status === 'loading') return <Loader aria-label={t('common.loading')} />;
+  if (wizard.status === 'loading') return <Loading />;
   if (wizard.status === 'missing')
     return (
       <Alert color="yellow" role="alert">
@@ -60,12 +67,20 @@ export function CreateAppPage() {
           {/* On a phone the three labels do not fit in a row: the current one is written below instead. */}
           <Stepper active={progress} size="sm" allowNextStepsSelect={false}>
             {PROGRESS_STEPS.map((item) => (
-              <Stepper.Step key={item} label={compact ? undefined : stepLabel(item)} aria-label={stepLabel(item)} />
+              <Stepper.Step
+                key={item}
+                label={compact ? undefined : stepLabel(item)}
+                aria-label={stepLabel(item)}
+              />
             ))}
           </Stepper>
           {compact && (
             <Text size="sm" fw={600} mt="xs" ta="center">
-              {t('createApp.progress', { step: progress + 1, total: PROGRESS_STEPS.length, label: stepLabel(current) })}
+              {t('createApp.progress', {
+                step: progress + 1,
+                total: PROGRESS_STEPS.length,
+                label: stepLabel(current),
+              })}
             </Text>
           )}
         </div>

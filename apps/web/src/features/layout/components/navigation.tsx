@@ -1,4 +1,4 @@
-import { Badge, Box, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { Badge, Box, NavLink, Stack, Text } from '@mantine/core';
 import { PORTAL_VERSION, uiPermissions, type Permission, type PublicConfig } from '@portal/contracts';
 import {
   IconApps,
@@ -28,12 +28,39 @@ interface PageItem {
   icon?: Icon;
 }
 
-const APPS: PageItem = { label: 'nav.apps', to: '/apps/asc', permission: 'VIEW_APPLICATION', activeOn: ['/apps', '/create-app'], icon: IconApps };
-const BILLING: PageItem = { label: 'nav.billing', to: '/billing/asc', permission: 'VIEW_BILLING', activeOn: ['/billing', '/payment'], icon: IconReceipt };
+const APPS: PageItem = {
+  label: 'nav.apps',
+  to: '/apps/asc',
+  permission: 'VIEW_APPLICATION',
+  activeOn: ['/apps', '/create-app'],
+  icon: IconApps,
+};
+const BILLING: PageItem = {
+  label: 'nav.billing',
+  to: '/billing/asc',
+  permission: 'VIEW_BILLING',
+  activeOn: ['/billing', '/payment'],
+  icon: IconReceipt,
+};
 const SETTINGS: PageItem[] = [
-  { label: 'nav.manageMembers', to: '/manage-members', permission: 'VIEW_MEMBER', activeOn: ['/manage-members', '/invite-members'] },
-  { label: 'nav.managePayment', to: '/manage-payment', permission: 'VIEW_BILLING', activeOn: ['/manage-payment'] },
-  { label: 'nav.subscription', to: '/subscription-licenses/asc', permission: 'VIEW_PLAN_DETAIL', activeOn: ['/subscription-licenses'] },
+  {
+    label: 'nav.manageMembers',
+    to: '/manage-members',
+    permission: 'VIEW_MEMBER',
+    activeOn: ['/manage-members', '/invite-members'],
+  },
+  {
+    label: 'nav.managePayment',
+    to: '/manage-payment',
+    permission: 'VIEW_BILLING',
+    activeOn: ['/manage-payment'],
+  },
+  {
+    label: 'nav.subscription',
+    to: '/subscription-licenses/asc',
+    permission: 'VIEW_PLAN_DETAIL',
+    activeOn: ['/subscription-licenses'],
+  },
 ];
 
 const HELP_LINKS: { key: keyof PublicConfig['helpLinks']; label: TranslationKey; icon: Icon }[] = [
@@ -99,12 +126,19 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
           {t('nav.organizationId', { id: account.organizationId })}
         </Text>
       </Box>
-      <ScrollArea style={{ flex: 1 }} p="xs">
+      <Box p="xs" style={{ flex: 1, overflowY: 'auto' }}>
         {allowed(APPS) && pageLink(APPS)}
-        {permissions.includes('VIEW_DASHBOARD') && config && externalLink(config.dashboardUrl, t('nav.dashboard'), IconChartBar, t('nav.new'))}
+        {permissions.includes('VIEW_DASHBOARD') &&
+          config &&
+          externalLink(config.dashboardUrl, t('nav.dashboard'), IconChartBar, t('nav.new'))}
         {allowed(BILLING) && pageLink(BILLING)}
         {settings.length > 0 && (
-          <NavLink label={t('nav.settings')} leftSection={iconOf(IconSettings)} defaultOpened childrenOffset={32}>
+          <NavLink
+            label={t('nav.settings')}
+            leftSection={iconOf(IconSettings)}
+            defaultOpened
+            childrenOffset={32}
+          >
             {settings.map(pageLink)}
           </NavLink>
         )}
@@ -116,7 +150,7 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
             {HELP_LINKS.map(({ key, label, icon }) => externalLink(config.helpLinks[key], t(label), icon))}
           </Stack>
         )}
-      </ScrollArea>
+      </Box>
       <Text size="xs" c="dimmed" p="md">
         {PORTAL_VERSION}
       </Text>

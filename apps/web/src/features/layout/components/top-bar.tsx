@@ -3,7 +3,13 @@ import { useTranslation } from '../../../lib/i18n';
 import { TrialBanner } from './trial-banner';
 import { UserMenu } from './user-menu';
 
-export function TopBar({ navigationOpened, onToggleNavigation }: { navigationOpened: boolean; onToggleNavigation: () => void }) {
+export function TopBar({
+  navigationOpened,
+  onToggleNavigation,
+}: {
+  navigationOpened: boolean;
+  onToggleNavigation: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Group h="100%" px="md" gap="sm" justify="space-between" wrap="nowrap">

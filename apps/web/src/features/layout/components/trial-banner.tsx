@@ -18,10 +18,22 @@ export function TrialBanner() {
   if (!trialEndAt || state === 'hidden') return null;
   const color = BANNER_COLORS[state];
   return (
-    <Group role="status" gap={6} wrap="nowrap" px="sm" py={6} bg={`${color}.0`} bd={`1px solid var(--mantine-color-${color}-3)`} bdrs="md" miw={0}>
+    <Group
+      role="status"
+      gap={6}
+      wrap="nowrap"
+      px="sm"
+      py={6}
+      bg={`${color}.0`}
+      bd={`1px solid var(--mantine-color-${color}-3)`}
+      bdrs="md"
+      miw={0}
+    >
       <IconClockHour4 size={18} aria-hidden style={{ flexShrink: 0 }} />
       <Text size="sm" fw={500} lineClamp={2}>
-        {state === 'danger' ? t('layout.trial.ended') : t('layout.trial.daysLeft', { count: trialDaysLeft(trialEndAt, now) })}
+        {state === 'danger'
+          ? t('layout.trial.ended')
+          : t('layout.trial.daysLeft', { count: trialDaysLeft(trialEndAt, now) })}
       </Text>
     </Group>
   );

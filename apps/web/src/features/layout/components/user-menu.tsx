@@ -1,17 +1,18 @@
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { useTranslation } from '../../../lib/i18n';
-import { Link } from 'react-router';
+import { MenuOnFirstUse } from '../../../components/menu-on-first-use';
 import { editProfileState, useSignedInAccount } from '../../../lib/account';
+import { useTranslation } from '../../../lib/i18n';
 
 export function UserMenu() {
   const { t } = useTranslation();
   const account = useSignedInAccount();
   const roleIds = account.roles.map((role) => role.id).join(', ');
   return (
-    <Menu position="bottom-end" width={220} shadow="md">
-      <Menu.Target>
-        <UnstyledButton aria-label={t('layout.userMenu', { name: account.displayName })}>
+    <MenuOnFirstUse
+      width={220}
+      target={(props) => (
+        <UnstyledButton aria-label={t('layout.userMenu', { name: account.displayName })} {...props}>
           <Group gap="sm" wrap="nowrap">
             <Avatar name={account.displayName} color="indigo" variant="filled" radius="xl" size="md" />
             <Box visibleFrom="sm">
@@ -25,15 +26,16 @@ export function UserMenu() {
             <IconChevronDown size={16} aria-hidden />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item component={Link} to="/edit-profile" state={editProfileState(account)} leftSection={<IconUserCircle size={16} aria-hidden />}>
-          {t('layout.editProfile')}
-        </Menu.Item>
-        <Menu.Item component={Link} to="/logout" leftSection={<IconLogout size={16} aria-hidden />}>
-          {t('layout.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      )}
+      entries={[
+        {
+          key: 'edit-profile',
+          label: t('layout.editProfile'),
+          icon: IconUserCircle,
+          link: { to: '/edit-profile', state: editProfileState(account) },
+        },
+        { key: 'sign-out', label: t('layout.signOut'), icon: IconLogout, link: { to: '/logout' } },
+      ]}
+    />
   );
 }

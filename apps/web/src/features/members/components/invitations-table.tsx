@@ -2,7 +2,7 @@ import { Group, Table, Text } from '@mantine/core';
 import { showToast } from '../../../lib/toasts';
 import { uiPermissions, type Invitation } from '@portal/contracts';
 import { IconMailForward, IconX } from '@tabler/icons-react';
-import { format } from 'date-fns';
+import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
@@ -12,8 +12,6 @@ import { ApplicationAccessCell } from './application-access-cell';
 import { RowAction } from './row-action';
 import { LabelledCell, StackingTable } from './stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-removal';
-
-const DATE_FORMAT = 'dd MMM yyyy';
 
 /** §2 Invited members tab: open invitations, resent or cancelled by those who may invite. */
 export function InvitationsTable({ invitations }: { invitations: readonly Invitation[] }) {
@@ -66,10 +64,10 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
               <ApplicationAccessCell scopes={invitation.applicationScopes} />
             </LabelledCell>
             <LabelledCell label={t('members.column.sent')}>
-              <Text size="sm">{format(invitation.createdAt, DATE_FORMAT)}</Text>
+              <Text size="sm">{formatDate(invitation.createdAt)}</Text>
             </LabelledCell>
             <LabelledCell label={t('members.column.expires')}>
-              <Text size="sm">{format(invitation.expiresAt, DATE_FORMAT)}</Text>
+              <Text size="sm">{formatDate(invitation.expiresAt)}</Text>
             </LabelledCell>
             {canInvite && (
               <LabelledCell label={t('members.column.actions')}>

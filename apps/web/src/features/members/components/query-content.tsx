@@ -1,9 +1,9 @@
-import { Alert, Center, Loader } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../../lib/i18n';
 import { translate } from '../../../lib/i18n';
+import { Loading } from '../../../components/page-loader';
 
 interface QueryContentProps<T> {
   query: UseQueryResult<T>;
@@ -13,14 +13,7 @@ interface QueryContentProps<T> {
 
 /** A loader while the data loads, an alert when it failed, the content once it is there. */
 export function QueryContent<T>({ query, errorTitle, children }: QueryContentProps<T>) {
-  const { t } = useTranslation();
-  if (query.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
-  }
+  if (query.isPending) return <Loading />;
   if (query.isError) {
     return (
       <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title={errorTitle}>

@@ -1,4 +1,4 @@
-import { Button, Center, Checkbox, Group, Loader, Modal, Stack, Text, Typography } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, Text, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -6,6 +6,7 @@ import Markdown from 'react-markdown';
 import { StatusAlert } from '../../../components/status-alert';
 import type { TranslationKey } from '../../../lib/i18n';
 import { LEGAL_DOCUMENTS, legalDocumentQueryOptions } from '../api/get-legal-document';
+import { Loading } from '../../../components/page-loader';
 
 const STEPS: { path: string; title: TranslationKey; accept: TranslationKey }[] = [
   { path: LEGAL_DOCUMENTS.privacyPolicy, title: 'legal.privacy.title', accept: 'legal.privacy.accept' },
@@ -32,15 +33,19 @@ export function LegalDialog({ opened, confirming, error, onConfirm, onDecline }:
   const stepAccepted = accepted[stepIndex] ?? false;
 
   return (
-    <Modal opened={opened} onClose={onDecline} fullScreen title={t(step.title)} closeButtonProps={{ 'aria-label': t('legal.close') }}>
+    <Modal
+      opened={opened}
+      onClose={onDecline}
+      fullScreen
+      title={t(step.title)}
+      closeButtonProps={{ 'aria-label': t('legal.close') }}
+    >
       <Stack maw={820} mx="auto" gap="lg">
         <Text size="sm" c="dimmed">
           {t('legal.step', { current: stepIndex + 1, total: STEPS.length })}
         </Text>
         {document.data === undefined ? (
-          <Center py="xl">
-            <Loader aria-label={t('common.loading')} />
-          </Center>
+          <Loading />
         ) : (
           <Typography>
             <Markdown>{document.data}</Markdown>

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -9,34 +10,68 @@ const serverPaths = ['/api', '/dev', '/regions'];
 const legalDocuments = ['/privacy_policy.md', '/terms_and_conditions.md'];
 
 const ZOD = /node_modules[\\/]zod[\\/]/;
+const webRoot = import.meta.dirname;
 
 /**
- * Collects every module the entry imports statically (the first page's code), so that one chunk
- * can hold it: otherwise each module a lazy page shares with it becomes a tiny chunk of its own,
- * one more request before the first page is interactive. The contracts' schema modules are left
- * out: the entry reaches them only through the contracts' index, whose unused re-exports the
- * bundler drops, and zod must stay off the first page (decision 012).
+ * Chunks for the two ways into the portal. Without them, each module a lazy page shares with
+ * another becomes a chunk of its own: tens of small requests before a page is interactive.
+ * - The first page: every module the entry imports statically (the public pages come with it).
+ * - The signed-in landing (the frame and the application list, where /home leads): every module
+ *   those routes import statically that the first page does not hold already.
+ * The contracts' schema modules are left out of the first page: the entry reaches them only
+ * through the contracts' index, whose unused re-exports the bundler drops, and zod must stay off
+ * the first page (decision 012).
  */
-function firstPageModules(modules: Set<string>): Plugin {
+const SIGNED_IN_LANDING = ['src/app/routes/app-layout.tsx', 'src/app/routes/apps.tsx'];
+const firstPage = new Set<string>();
+const signedInLanding = new Set<string>();
+
+function entryChunkModules(): Plugin {
   return {
-    name: 'portal-first-page-modules',
+    name: 'portal-entry-chunk-modules',
     apply: 'build',
     buildEnd() {
-      const visit = (id: string) => {
+      const collect = (
+        into: Set<string>,
+        id: string,
+        skip: (id: string, imported: readonly string[]) => boolean,
+      ) => {
         const imported = this.getModuleInfo(id)?.importedIds ?? [];
-        if (modules.has(id) || ZOD.test(id) || imported.some((dependency) => ZOD.test(dependency))) return;
-        modules.add(id);
-        imported.forEach(visit);
+        if (into.has(id) || skip(id, imported)) return;
+        into.add(id);
+        imported.forEach((dependency) => collect(into, dependency, skip));
       };
-      for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) visit(id);
+      const importsZod = (id: string, imported: readonly string[]) =>
+        ZOD.test(id) || imported.some((dependency) => ZOD.test(dependency));
+      const ids = [...this.getModuleIds()];
+      for (const id of ids) if (this.getModuleInfo(id)?.isEntry) collect(firstPage, id, importsZod);
+      for (const route of SIGNED_IN_LANDING) {
+        const id = ids.find((candidate) => candidate.endsWith(route));
+        if (id) collect(signedInLanding, id, (candidate) => firstPage.has(candidate));
+      }
+    },
+    // Which chunk holds each of the app's modules (the manifest names only the chunks' entry
+    // modules): the JavaScript budget check finds a page's route modules with it.
+    generateBundle(_options, bundle) {
+      const chunkOf: Record<string, string> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        for (const id of output.moduleIds) {
+          if (id.startsWith(webRoot))
+            chunkOf[path.relative(webRoot, id).split(path.sep).join('/')] = output.fileName;
+        }
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/module-chunks.json',
+        source: JSON.stringify(chunkOf, null, 1),
+      });
     },
   };
 }
 
-const firstPage = new Set<string>();
-
 export default defineConfig({
-  plugins: [react(), firstPageModules(firstPage)],
+  plugins: [react(), entryChunkModules()],
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
   build: {
@@ -55,6 +90,11 @@ export default defineConfig({
             { name: 'router', test: /node_modules[\\/]react-router[\\/]/, priority: 2 },
             // The rest of the first page: one chunk for the app's code and the few libraries it uses.
             { name: 'portal', test: (id) => firstPage.has(id), priority: 1 },
+            {
+              name: 'signed-in',
+              test: (id) => signedInLanding.has(id) && !id.includes('node_modules'),
+              priority: 1,
+            },
           ],
         },
       },

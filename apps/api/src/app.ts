@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { createAuth, portalName, type Auth } from './auth/auth.ts';
+import { createAuth, portalName, SESSION_COOKIE_NAME, type Auth } from './auth/auth.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
 import { SessionVerifier } from './auth/session.ts';
@@ -29,6 +29,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { createRateLimits } from './plugins/rate-limits.ts';
 import { registerRequestGuards } from './plugins/request-guards.ts';
 import { mountEmbeddedRegions, regionAdminToken } from './regions/embedded-regions.ts';
+import { sendPageVariant, signedInPageVariant } from './web/spa-page.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -150,6 +151,9 @@ export async function buildApp({
     });
   }
 
+  const signedInPage = serveSpa ? signedInPageVariant(webDist) : undefined;
+  const sessionCookie = `${SESSION_COOKIE_NAME}=`;
+
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     // A missing build file (a page of an earlier release asking for a chunk that is gone) is a 404,
@@ -159,6 +163,11 @@ export async function buildApp({
     );
     if (!isApiOrAsset && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.header('cache-control', 'no-cache');
+      if (signedInPage) {
+        // The page depends on whether the browser holds a session.
+        reply.header('vary', 'Accept-Encoding, Cookie');
+        if (request.headers.cookie?.includes(sessionCookie)) return sendPageVariant(request, reply, signedInPage);
+      }
       return reply.sendFile('index.html');
     }
     return reply.status(404).send(new AppError('NOT_FOUND').toBody());

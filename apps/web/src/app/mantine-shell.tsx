@@ -3,9 +3,13 @@ import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { addMessages } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
+import { enSignedIn } from '../locales/en-signed-in';
 import { registerToastContainer } from '../lib/toasts';
 import { cssVariablesResolver, theme } from './theme';
+
+addMessages(enSignedIn);
 
 // The toast container loads after the page; toasts raised before it arrives wait in the
 // notifications store and appear once it mounts.

@@ -2,7 +2,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { en } from '../locales/en';
-import { isTranslationKey, t, Trans, translate } from './i18n';
+import { enSignedIn } from '../locales/en-signed-in';
+import { addMessages, isTranslationKey, t, Trans, translate } from './i18n';
+
+addMessages(enSignedIn);
 
 describe('t', () => {
   it('returns the wording of a key and fills its placeholders', () => {

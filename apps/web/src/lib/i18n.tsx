@@ -1,12 +1,13 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import { en } from '../locales/en';
+import type { enSignedIn } from '../locales/en-signed-in';
 
 /**
  * The portal's wording, English only. A lookup with `{{name}}` interpolation and English plurals
  * (`key_one` / `key_other`, chosen by `count`) is all the pages need; this replaces i18next and
  * react-i18next, which cost every page about 18 kB of gzip JavaScript (decision 012).
  */
-type Messages = typeof en;
+type Messages = typeof en & typeof enSignedIn;
 type PluralBase<K> = K extends `${infer Base}_one` | `${infer Base}_other` ? Base : never;
 type PluralKey = keyof Messages & (`${string}_one` | `${string}_other`);
 
@@ -14,19 +15,27 @@ export type TranslationKey = Exclude<keyof Messages, PluralKey> | PluralBase<key
 export type TranslationValues = Readonly<Record<string, string | number>>;
 
 const englishPlural = new Intl.PluralRules('en');
-const messageTable: Readonly<Record<string, string>> = en;
+const messageTable: Record<string, string> = { ...en };
+
+/** Adds the wording of pages that load later (the signed-in pages bring theirs). */
+export function addMessages(messages: Readonly<Record<string, string>>): void {
+  Object.assign(messageTable, messages);
+}
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
 
 export function isTranslationKey(value: string): value is TranslationKey {
-  return Object.hasOwn(en, value) || Object.hasOwn(en, `${value}_other`);
+  return Object.hasOwn(messageTable, value) || Object.hasOwn(messageTable, `${value}_other`);
 }
 
 /** The text of a message key with its `{{name}}` placeholders filled in. */
 export function t(key: TranslationKey, values?: TranslationValues): string {
   const count = values?.count;
   const pluralKey = typeof count === 'number' ? `${key}_${englishPlural.select(count)}` : undefined;
-  const template = (pluralKey && messageTable[pluralKey]) ?? messageTable[key] ?? messageTable[`${key}_other`] ?? key;
-  return values ? template.replace(PLACEHOLDER, (placeholder, name: string) => String(values[name] ?? placeholder)) : template;
+  const template =
+    (pluralKey && messageTable[pluralKey]) ?? messageTable[key] ?? messageTable[`${key}_other`] ?? key;
+  return values
+    ? template.replace(PLACEHOLDER, (placeholder, name: string) => String(values[name] ?? placeholder))
+    : template;
 }
 
 const translation = { t };
@@ -58,14 +67,23 @@ export function Trans({
   components: Readonly<Record<string, ReactElement<{ children?: ReactNode }>>>;
 }) {
   const template = t(i18nKey);
-  const fill = (text: string) => text.replace(PLACEHOLDER, (placeholder, name: string) => String(values?.[name] ?? placeholder));
+  const fill = (text: string) =>
+    text.replace(PLACEHOLDER, (placeholder, name: string) => String(values?.[name] ?? placeholder));
   const parts: ReactNode[] = [];
   let position = 0;
   for (const match of template.matchAll(MARKUP)) {
     const [whole, tag, inner] = match as unknown as [string, string, string];
     parts.push(fill(template.slice(position, match.index)));
     const element = components[tag];
-    parts.push(element ? <element.type key={match.index} {...element.props}>{fill(inner)}</element.type> : fill(whole));
+    parts.push(
+      element ? (
+        <element.type key={match.index} {...element.props}>
+          {fill(inner)}
+        </element.type>
+      ) : (
+        fill(whole)
+      ),
+    );
     position = match.index + whole.length;
   }
   parts.push(fill(template.slice(position)));

@@ -70,8 +70,45 @@ function entryChunkModules(): Plugin {
   };
 }
 
+/**
+ * The built page, shaped for the first paint (decision 012):
+ * - the entry's stylesheet (the base and the plain elements, about 2 kB) is written into the page,
+ *   so nothing blocks rendering but the page itself;
+ * - every page first asks who is signed in, and the sign-in pages which options exist: those
+ *   requests are preloaded, after the scripts, so they start with the page instead of once the
+ *   scripts have run, without taking a connection from the scripts.
+ */
+const FIRST_REQUESTS = ['/api/v1/accounts/me', '/api/v1/config'];
+
+function firstPaintPage(): Plugin {
+  return {
+    name: 'portal-first-paint-page',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const inlined = html.replace(
+          /<link rel="stylesheet" crossorigin href="\/(assets\/index-[\w-]+\.css)">/,
+          (link, file: string) => {
+            const stylesheet = bundle?.[file];
+            return stylesheet?.type === 'asset' ? `<style>${String(stylesheet.source)}</style>` : link;
+          },
+        );
+        return {
+          html: inlined,
+          tags: FIRST_REQUESTS.map((href) => ({
+            tag: 'link',
+            attrs: { rel: 'preload', href, as: 'fetch', crossorigin: 'anonymous' },
+            injectTo: 'head' as const,
+          })),
+        };
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), entryChunkModules()],
+  plugins: [react(), entryChunkModules(), firstPaintPage()],
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
   build: {

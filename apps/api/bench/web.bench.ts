@@ -148,8 +148,18 @@ async function lighthouseReport(page: PageUnderTest): Promise<Result> {
   }
 }
 
+/** Set to a directory to keep every run's Lighthouse report (JSON) there, to look into. */
+const REPORT_DIR = process.env.BENCH_WEB_REPORT_DIR;
+let reportsWritten = 0;
+
 async function runLighthouse(page: PageUnderTest): Promise<{ figures: RunFigures; report: Result }> {
   const report = await lighthouseReport(page);
+  if (REPORT_DIR) {
+    fs.mkdirSync(REPORT_DIR, { recursive: true });
+    reportsWritten += 1;
+    const name = `${String(reportsWritten).padStart(2, '0')}-${page.label.replace(/[^a-z0-9]+/gi, '-')}.json`;
+    fs.writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(report));
+  }
   // A signed-in page that sent the browser to /login would be measuring the wrong page.
   const landedOn = new URL(report.finalDisplayedUrl).pathname;
   if (landedOn !== new URL(page.url).pathname) throw new Error(`${page.url} ended on ${landedOn}`);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n';
+import { BrandMark } from './brand-mark';
 import classes from './centered-frame.module.css';
 
 /** The frame of every page shown outside the signed-in layout: brand, a card, and its heading. */
@@ -17,7 +18,7 @@ export function CenteredFrame({
     <main className={classes.page}>
       <div className={classes.column}>
         <div className={classes.brand}>
-          <img src="/favicon.svg" alt="" width={32} height={32} />
+          <BrandMark size={32} />
           {t('app.name')}
         </div>
         <section className={classes.card} style={{ maxWidth: width }}>

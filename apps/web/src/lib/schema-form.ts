@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { translate } from './i18n';
 
@@ -14,20 +14,12 @@ export function firstIssuePerField(issues: readonly z.core.$ZodIssue[]): Record<
   return messages;
 }
 
-function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(task, { timeout: 2000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(task, 1);
-  return () => clearTimeout(handle);
-}
-
 export interface SchemaFormOptions<V extends FormValues, Output> {
   defaultValues: V;
   /**
-   * The contract's schema for the form. It is loaded with zod once the page is idle, so the page
-   * shows and takes input without the validation library; a submit before then waits for it.
+   * The contract's schema for the form. It is loaded with zod when a field is first focused, so
+   * the page shows without the validation library and loads it while the user types; a submit
+   * before it arrived waits for it.
    */
   loadSchema: () => Promise<z.ZodType<Output, V>>;
   /**
@@ -53,18 +45,18 @@ export function useSchemaForm<V extends FormValues, Output>({
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<keyof V, string>>>({});
 
-  useEffect(
-    () =>
-      whenIdle(() => {
-        loadSchema().then(
-          (loaded) => setSchema(() => loaded),
-          () => undefined,
-        );
-      }),
-    // The schema of a form never changes; it is loaded once per form.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
-  );
+  const schemaRequested = useRef(false);
+  const requestSchema = () => {
+    if (schemaRequested.current) return;
+    schemaRequested.current = true;
+    loadSchema().then(
+      (loaded) => setSchema(() => loaded),
+      // A failed load is asked for again at the next focus or submit.
+      () => {
+        schemaRequested.current = false;
+      },
+    );
+  };
 
   const result = useMemo(() => schema?.safeParse(values), [schema, values]);
   const issues = useMemo(
@@ -89,6 +81,7 @@ export function useSchemaForm<V extends FormValues, Output>({
     name,
     value: values[name],
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(name, event.currentTarget.value),
+    onFocus: requestSchema,
     onBlur: () => setTouched((current) => (current.has(name) ? current : new Set(current).add(name))),
   });
 

@@ -2,7 +2,9 @@ import { PERMISSIONS, type Permission } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { decideGuard, type AccountState, type GuardInput } from './guard';
 
-const signedIn = (overrides: Partial<{ isAccountFilled: boolean; permissions: Permission[] }> = {}): AccountState => ({
+const signedIn = (
+  overrides: Partial<{ isAccountFilled: boolean; permissions: Permission[] }> = {},
+): AccountState => ({
   status: 'signed-in',
   isAccountFilled: true,
   permissions: [...PERMISSIONS],
@@ -21,37 +23,64 @@ const input = (overrides: Partial<GuardInput>): GuardInput => ({
 describe('decideGuard', () => {
   it('shows a loader while the account loads', () => {
     expect(decideGuard(input({ account: { status: 'loading' } }))).toEqual({ type: 'loading' });
-    expect(decideGuard(input({ pathname: '/login', access: 'public', account: { status: 'loading' } }))).toEqual({
+    expect(
+      decideGuard(input({ pathname: '/login', access: 'public', account: { status: 'loading' } })),
+    ).toEqual({
       type: 'loading',
     });
   });
 
   it('always lets /logout through', () => {
-    for (const account of [{ status: 'loading' }, { status: 'error' }, { status: 'signed-out' }, signedIn()] as const) {
-      expect(decideGuard(input({ pathname: '/logout', access: 'public', account }))).toEqual({ type: 'render' });
+    for (const account of [
+      { status: 'loading' },
+      { status: 'error' },
+      { status: 'signed-out' },
+      signedIn(),
+    ] as const) {
+      expect(decideGuard(input({ pathname: '/logout', access: 'public', account }))).toEqual({
+        type: 'render',
+      });
     }
   });
 
   it('sends a signed-in user away from /login and /signup to /', () => {
-    expect(decideGuard(input({ pathname: '/login', access: 'public' }))).toEqual({ type: 'redirect', to: '/' });
-    expect(decideGuard(input({ pathname: '/signup', access: 'public' }))).toEqual({ type: 'redirect', to: '/' });
+    expect(decideGuard(input({ pathname: '/login', access: 'public' }))).toEqual({
+      type: 'redirect',
+      to: '/',
+    });
+    expect(decideGuard(input({ pathname: '/signup', access: 'public' }))).toEqual({
+      type: 'redirect',
+      to: '/',
+    });
   });
 
   it('honours a same-site redirect parameter when a signed-in user lands on /login', () => {
-    expect(decideGuard(input({ pathname: '/login', search: '?redirect=%2Fbilling%2Fasc', access: 'public' }))).toEqual({
+    expect(
+      decideGuard(input({ pathname: '/login', search: '?redirect=%2Fbilling%2Fasc', access: 'public' })),
+    ).toEqual({
       type: 'redirect',
       to: '/billing/asc',
     });
     expect(
-      decideGuard(input({ pathname: '/login', search: '?redirect=https%3A%2F%2Fevil.example', access: 'public' })),
+      decideGuard(
+        input({ pathname: '/login', search: '?redirect=https%3A%2F%2Fevil.example', access: 'public' }),
+      ),
     ).toEqual({ type: 'redirect', to: '/' });
   });
 
   it('renders other public pages whatever the account state', () => {
-    for (const account of [{ status: 'error' }, { status: 'signed-out' }, signedIn({ isAccountFilled: false })] as const) {
-      expect(decideGuard(input({ pathname: '/verify-email', access: 'public', account }))).toEqual({ type: 'render' });
+    for (const account of [
+      { status: 'error' },
+      { status: 'signed-out' },
+      signedIn({ isAccountFilled: false }),
+    ] as const) {
+      expect(decideGuard(input({ pathname: '/verify-email', access: 'public', account }))).toEqual({
+        type: 'render',
+      });
     }
-    expect(decideGuard(input({ pathname: '/login', access: 'public', account: { status: 'signed-out' } }))).toEqual({
+    expect(
+      decideGuard(input({ pathname: '/login', access: 'public', account: { status: 'signed-out' } })),
+    ).toEqual({
       type: 'render',
     });
   });
@@ -81,7 +110,9 @@ describe('decideGuard', () => {
       type: 'redirect',
       to: '/forbidden',
     });
-    expect(decideGuard(input({ pathname: '/edit-profile', access: 'login', account }))).toEqual({ type: 'render' });
+    expect(decideGuard(input({ pathname: '/edit-profile', access: 'login', account }))).toEqual({
+      type: 'render',
+    });
   });
 
   it('treats an account listing no permissions as holding all of them', () => {
@@ -93,14 +124,26 @@ describe('decideGuard', () => {
 
   it('sends an unauthenticated visitor of a protected page to /login with the original path', () => {
     expect(
-      decideGuard(input({ pathname: '/billing/asc', search: '?page=2', access: 'VIEW_BILLING', account: { status: 'signed-out' } })),
+      decideGuard(
+        input({
+          pathname: '/billing/asc',
+          search: '?page=2',
+          access: 'VIEW_BILLING',
+          account: { status: 'signed-out' },
+        }),
+      ),
     ).toEqual({ type: 'redirect', to: '/login?redirect=%2Fbilling%2Fasc%3Fpage%3D2' });
   });
 
   it('sends an SSO failure to the SSO page carrying its description', () => {
     expect(
       decideGuard(
-        input({ pathname: '/home', search: '?error_description=USER_LIMIT_REACHED', access: 'login', account: { status: 'signed-out' } }),
+        input({
+          pathname: '/home',
+          search: '?error_description=USER_LIMIT_REACHED',
+          access: 'login',
+          account: { status: 'signed-out' },
+        }),
       ),
     ).toEqual({ type: 'redirect', to: '/sign-in-sso?error_description=USER_LIMIT_REACHED' });
   });
@@ -108,17 +151,29 @@ describe('decideGuard', () => {
   it('returns a refused personal Google address to the page the Google sign-in started from', () => {
     const refused = { pathname: '/home', access: 'login', account: { status: 'signed-out' } } as const;
     expect(
-      decideGuard(input({ ...refused, search: '?error_description=CORPORATE_EMAIL_REQUIRED', googleSignInStartedOn: 'signup' })),
+      decideGuard(
+        input({
+          ...refused,
+          search: '?error_description=CORPORATE_EMAIL_REQUIRED',
+          googleSignInStartedOn: 'signup',
+        }),
+      ),
     ).toEqual({ type: 'redirect', to: '/signup?error_description=CORPORATE_EMAIL_REQUIRED' });
     expect(
       decideGuard(
-        input({ ...refused, search: '?error_description=PreSignUp+failed+corporate_email_required', googleSignInStartedOn: 'login' }),
+        input({
+          ...refused,
+          search: '?error_description=PreSignUp+failed+corporate_email_required',
+          googleSignInStartedOn: 'login',
+        }),
       ),
     ).toEqual({ type: 'redirect', to: '/login?error_description=PreSignUp+failed+corporate_email_required' });
-    expect(decideGuard(input({ ...refused, search: '?error_description=CORPORATE_EMAIL_REQUIRED' }))).toEqual({
-      type: 'redirect',
-      to: '/login?error_description=CORPORATE_EMAIL_REQUIRED',
-    });
+    expect(decideGuard(input({ ...refused, search: '?error_description=CORPORATE_EMAIL_REQUIRED' }))).toEqual(
+      {
+        type: 'redirect',
+        to: '/login?error_description=CORPORATE_EMAIL_REQUIRED',
+      },
+    );
   });
 
   it('sends a protected page to /error when the account could not be loaded', () => {
@@ -126,10 +181,16 @@ describe('decideGuard', () => {
   });
 
   it('renders pages open to anyone, such as the not-found page, in every state but loading', () => {
-    expect(decideGuard(input({ pathname: '/nowhere', access: 'any', account: { status: 'signed-out' } }))).toEqual({
+    expect(
+      decideGuard(input({ pathname: '/nowhere', access: 'any', account: { status: 'signed-out' } })),
+    ).toEqual({
       type: 'render',
     });
-    expect(decideGuard(input({ pathname: '/nowhere', access: 'any', account: signedIn({ isAccountFilled: false }) }))).toEqual({
+    expect(
+      decideGuard(
+        input({ pathname: '/nowhere', access: 'any', account: signedIn({ isAccountFilled: false }) }),
+      ),
+    ).toEqual({
       type: 'render',
     });
   });

@@ -36,7 +36,11 @@ describe('translate', () => {
 describe('Trans', () => {
   const render = (email: string) =>
     renderToStaticMarkup(
-      createElement(Trans, { i18nKey: 'passwordReset.sent', values: { email }, components: { strong: createElement('strong') } }),
+      createElement(Trans, {
+        i18nKey: 'passwordReset.sent',
+        values: { email },
+        components: { strong: createElement('strong') },
+      }),
     );
 
   it('renders the tagged parts as the given elements with the values filled in', () => {
@@ -46,6 +50,8 @@ describe('Trans', () => {
   });
 
   it('never reads a value as markup', () => {
-    expect(render('<strong>x</strong>@example.com')).toContain('<strong>&lt;strong&gt;x&lt;/strong&gt;@example.com</strong>');
+    expect(render('<strong>x</strong>@example.com')).toContain(
+      '<strong>&lt;strong&gt;x&lt;/strong&gt;@example.com</strong>',
+    );
   });
 });

@@ -33,7 +33,13 @@ describe('safeRedirectPath', () => {
   });
 
   it('refuses anything that could leave the site', () => {
-    for (const value of ['https://evil.example/x', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'apps']) {
+    for (const value of [
+      'https://evil.example/x',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'apps',
+    ]) {
       expect(safeRedirectPath(value)).toBeNull();
     }
   });
@@ -46,9 +52,18 @@ describe('safeRedirectPath', () => {
 
 describe('homeDestination', () => {
   it('picks the first allowed destination in the route table order', () => {
-    expect(homeDestination(['VIEW_BILLING', 'VIEW_APPLICATION'])).toEqual({ kind: 'internal', to: '/apps/asc' });
-    expect(homeDestination(['VIEW_MEMBER', 'VIEW_BILLING'])).toEqual({ kind: 'internal', to: '/billing/asc' });
-    expect(homeDestination(['VIEW_PLAN_DETAIL', 'VIEW_MEMBER'])).toEqual({ kind: 'internal', to: '/manage-members' });
+    expect(homeDestination(['VIEW_BILLING', 'VIEW_APPLICATION'])).toEqual({
+      kind: 'internal',
+      to: '/apps/asc',
+    });
+    expect(homeDestination(['VIEW_MEMBER', 'VIEW_BILLING'])).toEqual({
+      kind: 'internal',
+      to: '/billing/asc',
+    });
+    expect(homeDestination(['VIEW_PLAN_DETAIL', 'VIEW_MEMBER'])).toEqual({
+      kind: 'internal',
+      to: '/manage-members',
+    });
     expect(homeDestination(['VIEW_DASHBOARD', 'VIEW_PLAN_DETAIL'])).toEqual({
       kind: 'internal',
       to: '/subscription-licenses/asc',

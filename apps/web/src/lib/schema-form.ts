@@ -5,7 +5,7 @@ import { translate } from './i18n';
 type FormValues = Record<string, string>;
 
 /** The first message of each field the schema refuses (zod messages are message keys). */
-export function firstIssuePerField(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+function firstIssuePerField(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const messages: Record<string, string> = {};
   for (const { path, message } of issues) {
     const field = String(path[0] ?? '');

@@ -1,13 +1,13 @@
 import { useTranslation } from '../lib/i18n';
 import { Spinner } from './plain/buttons';
 
-/** A spinner announced as "Loading", centred in the space it is given. */
-export function Loading({ fullPage = false }: { fullPage?: boolean }) {
+/** A spinner announced as "Loading" (or as `label`), centred in the space it is given. */
+export function Loading({ fullPage = false, label }: { fullPage?: boolean; label?: string }) {
   const { t } = useTranslation();
   return (
     <div
       role="status"
-      aria-label={t('common.loading')}
+      aria-label={label ?? t('common.loading')}
       style={{
         display: 'grid',
         placeItems: 'center',

@@ -1,4 +1,5 @@
-import { messages, type MessageKey } from '@portal/contracts';
+import { messages, type ApiErrorBody, type MessageKey } from '@portal/contracts';
+import { isRecord } from './is-record';
 
 export interface FieldError {
   field: string;
@@ -64,17 +65,10 @@ const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = {
   INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** The `{code, message, field, fields}` of an error answer (ApiErrorSchema), whatever else it holds. */
-function errorFields(body: unknown): {
-  code?: string;
-  message?: string;
-  field?: string;
-  fields?: FieldError[];
-} {
+function errorFields(body: unknown): Partial<ApiErrorBody> {
   if (!isRecord(body)) return {};
   const fields = Array.isArray(body.fields)
     ? body.fields.flatMap((entry) =>

@@ -37,7 +37,13 @@ const render: GuardDecision = { type: 'render' };
 const redirect = (to: string): GuardDecision => ({ type: 'redirect', to });
 
 /** The guard rules of §2, in their order. */
-export function decideGuard({ pathname, search, access, account, googleSignInStartedOn }: GuardInput): GuardDecision {
+export function decideGuard({
+  pathname,
+  search,
+  access,
+  account,
+  googleSignInStartedOn,
+}: GuardInput): GuardDecision {
   if (pathname === '/logout') return render;
   if (account.status === 'loading') return { type: 'loading' };
   if (access === 'any') return render;
@@ -64,6 +70,7 @@ export function decideGuard({ pathname, search, access, account, googleSignInSta
   const onSetup = pathname === SETUP_ORGANIZATION_PATH;
   if (!account.isAccountFilled && !onSetup) return redirect(SETUP_ORGANIZATION_PATH);
   if (account.isAccountFilled && onSetup) return redirect('/');
-  if (access !== 'login' && !uiPermissions(account.permissions).includes(access)) return redirect('/forbidden');
+  if (access !== 'login' && !uiPermissions(account.permissions).includes(access))
+    return redirect('/forbidden');
   return render;
 }

@@ -27,15 +27,20 @@ export function isTranslationKey(value: string): value is TranslationKey {
   return Object.hasOwn(messageTable, value) || Object.hasOwn(messageTable, `${value}_other`);
 }
 
+/** The text with its `{{name}}` placeholders replaced by the values; one without a value stays. */
+function fillPlaceholders(text: string, values: TranslationValues | undefined): string {
+  return values
+    ? text.replace(PLACEHOLDER, (placeholder, name: string) => String(values[name] ?? placeholder))
+    : text;
+}
+
 /** The text of a message key with its `{{name}}` placeholders filled in. */
 export function t(key: TranslationKey, values?: TranslationValues): string {
   const count = values?.count;
   const pluralKey = typeof count === 'number' ? `${key}_${englishPlural.select(count)}` : undefined;
   const template =
     (pluralKey && messageTable[pluralKey]) ?? messageTable[key] ?? messageTable[`${key}_other`] ?? key;
-  return values
-    ? template.replace(PLACEHOLDER, (placeholder, name: string) => String(values[name] ?? placeholder))
-    : template;
+  return fillPlaceholders(template, values);
 }
 
 const translation = { t };
@@ -54,8 +59,8 @@ const MARKUP = /<(\w+)>(.*?)<\/\1>/g;
 
 /**
  * A message whose wording marks parts with tags (`<strong>{{email}}</strong>`): each tag becomes
- * the element given for it in `components`, holding the tagged text. Values are filled in first
- * and are never read as markup.
+ * the element given for it in `components`, holding the tagged text. Values are filled in after
+ * the markup is read, so they are never read as markup.
  */
 export function Trans({
   i18nKey,
@@ -67,8 +72,7 @@ export function Trans({
   components: Readonly<Record<string, ReactElement<{ children?: ReactNode }>>>;
 }) {
   const template = t(i18nKey);
-  const fill = (text: string) =>
-    text.replace(PLACEHOLDER, (placeholder, name: string) => String(values?.[name] ?? placeholder));
+  const fill = (text: string) => fillPlaceholders(text, values);
   const parts: ReactNode[] = [];
   let position = 0;
   for (const match of template.matchAll(MARKUP)) {

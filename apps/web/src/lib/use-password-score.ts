@@ -32,7 +32,10 @@ export function usePasswordScore(password: string): ZxcvbnScore | null {
     if (!password || loaded) return;
     let active = true;
     // A failed load leaves the meter hidden; the policy rules still guard the form.
-    loadScorer().then((score) => active && setLoaded(() => score), () => undefined);
+    loadScorer().then(
+      (score) => active && setLoaded(() => score),
+      () => undefined,
+    );
     return () => {
       active = false;
     };

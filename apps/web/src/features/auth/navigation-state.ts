@@ -1,5 +1,6 @@
 import { useLocation } from 'react-router';
 import type { AlertKind } from '../../components/status-alert';
+import { isRecord } from '../../lib/is-record';
 
 /** What the authentication pages hand each other in navigation state: the address and an alert to show. */
 export interface AuthNavigationState {
@@ -7,8 +8,7 @@ export interface AuthNavigationState {
   alert?: { kind: AlertKind; message: string };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
+const isAlertKind = (value: unknown): value is AlertKind => value === 'success' || value === 'fail';
 
 /**
  * History state outlives the code that wrote it (a reload after a release, another tab): what
@@ -17,13 +17,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function readAuthNavigationState(state: unknown): AuthNavigationState {
   if (!isRecord(state)) return {};
   const email = typeof state.email === 'string' ? state.email : undefined;
-  const { alert } = state;
-  const kind: AlertKind | undefined =
-    isRecord(alert) && (alert.kind === 'success' || alert.kind === 'fail') ? alert.kind : undefined;
-  const validAlert =
-    kind && isRecord(alert) && typeof alert.message === 'string'
-      ? { kind, message: alert.message }
-      : undefined;
+  const { kind, message } = isRecord(state.alert) ? state.alert : {};
+  const validAlert = isAlertKind(kind) && typeof message === 'string' ? { kind, message } : undefined;
   return { ...(email !== undefined && { email }), ...(validAlert && { alert: validAlert }) };
 }
 

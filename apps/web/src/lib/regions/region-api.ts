@@ -27,14 +27,22 @@ async function regionRequest<T>(region: RegionKey, path: string, options: Region
   const url = `${regionBaseUrl(region)}${path}`;
   let response: Response;
   try {
-    response = await fetch(url, { method, signal, credentials: 'include', headers: { Accept: 'application/json', ...headers } });
+    response = await fetch(url, {
+      method,
+      signal,
+      credentials: 'include',
+      headers: { Accept: 'application/json', ...headers },
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError({ status: 0, code: NETWORK_ERROR, message: 'common.networkError', path: url });
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const message = typeof payload === 'object' && payload !== null && 'message' in payload ? String(payload.message) : 'common.anErrorOccurred';
+    const message =
+      typeof payload === 'object' && payload !== null && 'message' in payload
+        ? String(payload.message)
+        : 'common.anErrorOccurred';
     throw new ApiError({ status: response.status, code: `HTTP_${response.status}`, message, path: url });
   }
   return schema.parse(payload);
@@ -45,7 +53,12 @@ export function pingRegion(region: RegionKey, signal: AbortSignal) {
 }
 
 /** Opens the regional session (a cookie) for the application with the portal's short-lived token. */
-export function signInToRegion(region: RegionKey, applicationId: string, token: string, signal?: AbortSignal) {
+export function signInToRegion(
+  region: RegionKey,
+  applicationId: string,
+  token: string,
+  signal?: AbortSignal,
+) {
   const path = `${REGION_PATHS.sso(PORTAL_SSO_IDENTIFIER)}?applicationId=${encodeURIComponent(applicationId)}`;
   return regionRequest(region, path, {
     method: 'POST',

@@ -2,7 +2,8 @@ import type { RegionKey } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { closestRegion, regionBaseUrl, type RegionPinger } from './region';
 
-const after = (ms: number, ok = true) => new Promise<void>((resolve, reject) => setTimeout(ok ? resolve : () => reject(new Error('down')), ms));
+const after = (ms: number, ok = true) =>
+  new Promise<void>((resolve, reject) => setTimeout(ok ? resolve : () => reject(new Error('down')), ms));
 
 describe('closestRegion', () => {
   it('picks the region that answers first', async () => {

@@ -19,7 +19,10 @@ const CLOSEST_REGION_TIMEOUT_MS = 3_000;
  * (all fail, or none within the timeout) the default region is chosen. The slower pings are
  * aborted once the answer is known.
  */
-export async function closestRegion(ping: RegionPinger, timeoutMs = CLOSEST_REGION_TIMEOUT_MS): Promise<RegionKey> {
+export async function closestRegion(
+  ping: RegionPinger,
+  timeoutMs = CLOSEST_REGION_TIMEOUT_MS,
+): Promise<RegionKey> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<RegionKey>((resolve) => {

@@ -3,6 +3,7 @@ import { PLAN_KEYS, REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@
 import { IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import type { FilterSelectProps } from './filter-select';
 
 interface ApplicationsToolbarProps {
   search: string;
@@ -20,10 +21,20 @@ const FilterSelect = lazy(
   () => import('./filter-select'),
 ) as unknown as typeof import('./filter-select').default;
 
-function FilterSelectPlaceholder({ label }: { label: string }) {
+function Filter<T extends string>(props: FilterSelectProps<T>) {
   const { t } = useTranslation();
+  const placeholder = (
+    <TextInput
+      label={props.label}
+      placeholder={t('apps.filter.any')}
+      readOnly
+      style={{ flex: '1 1 180px' }}
+    />
+  );
   return (
-    <TextInput label={label} placeholder={t('apps.filter.any')} readOnly style={{ flex: '1 1 180px' }} />
+    <Suspense fallback={placeholder}>
+      <FilterSelect {...props} />
+    </Suspense>
   );
 }
 
@@ -48,22 +59,18 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
         onChange={(event) => props.onSearchChange(event.currentTarget.value)}
         style={{ flex: '1 1 240px' }}
       />
-      <Suspense fallback={<FilterSelectPlaceholder label={t('apps.filter.plan')} />}>
-        <FilterSelect
-          label={t('apps.filter.plan')}
-          options={planOptions}
-          value={props.plans}
-          onChange={props.onPlansChange}
-        />
-      </Suspense>
-      <Suspense fallback={<FilterSelectPlaceholder label={t('apps.filter.region')} />}>
-        <FilterSelect
-          label={t('apps.filter.region')}
-          options={REGION_OPTIONS}
-          value={props.regions}
-          onChange={props.onRegionsChange}
-        />
-      </Suspense>
+      <Filter
+        label={t('apps.filter.plan')}
+        options={planOptions}
+        value={props.plans}
+        onChange={props.onPlansChange}
+      />
+      <Filter
+        label={t('apps.filter.region')}
+        options={REGION_OPTIONS}
+        value={props.regions}
+        onChange={props.onRegionsChange}
+      />
     </Group>
   );
 }

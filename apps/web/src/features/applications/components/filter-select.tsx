@@ -2,7 +2,7 @@ import { MultiSelect } from '@mantine/core';
 import { memo, type JSX } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 
-interface FilterSelectProps<T extends string> {
+export interface FilterSelectProps<T extends string> {
   label: string;
   options: readonly { value: T; label: string }[];
   value: T[];

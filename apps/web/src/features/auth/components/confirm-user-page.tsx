@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
-import { Spinner, TextLink } from '../../../components/plain/buttons';
+import { Loading } from '../../../components/page-loader';
+import { TextLink } from '../../../components/plain/buttons';
 import { StatusAlert } from '../../../components/status-alert';
 import { useTranslation } from '../../../lib/i18n';
 import { useVerifyEmail } from '../api/verify-email';
@@ -36,13 +37,7 @@ export function ConfirmUserPage() {
   }
   return (
     <CenteredFrame title={t('confirmUser.title')}>
-      <div
-        role="status"
-        aria-label={t('confirmUser.verifying')}
-        style={{ display: 'grid', placeItems: 'center' }}
-      >
-        <Spinner large />
-      </div>
+      <Loading label={t('confirmUser.verifying')} />
     </CenteredFrame>
   );
 }

@@ -153,7 +153,9 @@ export class ProvisioningQueue {
       const orphaned = deps.soleWorker || (job.startedOn && Date.now() - job.startedOn.getTime() > boundMs);
       if (!orphaned) continue;
       deps.log.warn({ applicationId }, 'provisioning job left active by a stopped server; retrying it');
-      await boss.fail(PROVISION_APPLICATION_QUEUE, applicationId, { message: 'the server working on it stopped' });
+      await boss.fail(PROVISION_APPLICATION_QUEUE, applicationId, {
+        message: 'the server working on it stopped',
+      });
     }
   }
 

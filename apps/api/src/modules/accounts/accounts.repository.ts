@@ -61,7 +61,12 @@ export async function updateOrganization(
 /** Fills the organisation and names its creator after the person given in the setup form, together. */
 export async function completeOrganizationSetup(
   db: Db,
-  input: { organizationId: string; memberId: string; displayName: string; values: Partial<typeof schema.organization.$inferInsert> },
+  input: {
+    organizationId: string;
+    memberId: string;
+    displayName: string;
+    values: Partial<typeof schema.organization.$inferInsert>;
+  },
 ) {
   return db.transaction(async (tx) => {
     const [updatedMember] = await tx
@@ -74,7 +79,9 @@ export async function completeOrganizationSetup(
       .set({ ...input.values, updatedAt: new Date() })
       .where(eq(schema.organization.id, input.organizationId))
       .returning();
-    return updatedMember && updatedOrganization ? { member: updatedMember, organization: updatedOrganization } : undefined;
+    return updatedMember && updatedOrganization
+      ? { member: updatedMember, organization: updatedOrganization }
+      : undefined;
   });
 }
 

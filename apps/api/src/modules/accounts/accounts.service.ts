@@ -95,7 +95,12 @@ function fieldError(field: string, message: MessageKey): AppError {
  * PUT /api/v1/accounts. Before setup it is the initial setup (super-admin only, legal documents
  * accepted, trial started); after setup it updates the billing details (VIEW_BILLING, active account).
  */
-export async function updateAccount(db: Db, user: SessionUser, body: unknown, now = new Date()): Promise<Account> {
+export async function updateAccount(
+  db: Db,
+  user: SessionUser,
+  body: unknown,
+  now = new Date(),
+): Promise<Account> {
   const membership = await getMembership(db, user);
   const { member, organization } = membership;
   if (!organization.isFilled) {
@@ -129,7 +134,9 @@ export async function updateAccount(db: Db, user: SessionUser, body: unknown, no
 
   if (!permissionsForRoles([member.roleId]).includes('VIEW_BILLING')) throw new AppError('FORBIDDEN');
   if (organization.accountStatus !== 'active') {
-    throw new AppError('FORBIDDEN', { message: 'Billing details can be changed only while the account is active.' });
+    throw new AppError('FORBIDDEN', {
+      message: 'Billing details can be changed only while the account is active.',
+    });
   }
   const input = parseOrThrow(UpdateAccountRequestSchema, body);
   if (!isKnownCountry(input.billingCountry)) throw fieldError('billingCountry', 'errors.unknownCountry');

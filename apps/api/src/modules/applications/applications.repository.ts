@@ -21,7 +21,12 @@ function visibleTo(organizationId: string, scope: string[] | undefined) {
   return scope.length > 0 ? and(inOrganization, inArray(schema.application.id, scope)) : sql`false`;
 }
 
-export async function listApplications(db: Db, organizationId: string, scope: string[] | undefined, limit: number) {
+export async function listApplications(
+  db: Db,
+  organizationId: string,
+  scope: string[] | undefined,
+  limit: number,
+) {
   const where = visibleTo(organizationId, scope);
   const [rows, [totalRow]] = await Promise.all([
     db
@@ -49,8 +54,15 @@ export async function findApplication(
   return row;
 }
 
-export async function findApplicationById(db: Db, applicationId: string): Promise<ApplicationRow | undefined> {
-  const [row] = await db.select().from(schema.application).where(eq(schema.application.id, applicationId)).limit(1);
+export async function findApplicationById(
+  db: Db,
+  applicationId: string,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(schema.application)
+    .where(eq(schema.application.id, applicationId))
+    .limit(1);
   return row;
 }
 
@@ -58,12 +70,23 @@ export async function findApplicationById(db: Db, applicationId: string): Promis
  * Locks the organisation row for the rest of the transaction, so concurrent creations and
  * reactivations are counted one after the other and cannot together pass the limit.
  */
-export async function lockOrganizationAndCount(tx: Tx, organizationId: string, states: readonly ApplicationState[]) {
-  await tx.execute(sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`);
+export async function lockOrganizationAndCount(
+  tx: Tx,
+  organizationId: string,
+  states: readonly ApplicationState[],
+) {
+  await tx.execute(
+    sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`,
+  );
   const [row] = await tx
     .select({ total: count() })
     .from(schema.application)
-    .where(and(eq(schema.application.organizationId, organizationId), inArray(schema.application.state, [...states])));
+    .where(
+      and(
+        eq(schema.application.organizationId, organizationId),
+        inArray(schema.application.state, [...states]),
+      ),
+    );
   return row?.total ?? 0;
 }
 
@@ -71,7 +94,10 @@ export async function insertApplication(
   tx: Tx,
   values: { id: string; organizationId: string; name: string; plan: PlanKey; region: RegionKey },
 ): Promise<ApplicationRow> {
-  const [row] = await tx.insert(schema.application).values({ ...values, state: 'initializing' }).returning();
+  const [row] = await tx
+    .insert(schema.application)
+    .values({ ...values, state: 'initializing' })
+    .returning();
   if (!row) throw new Error('application insert returned no row');
   return row;
 }

@@ -49,7 +49,11 @@ async function callerWith(db: Db, user: SessionUser, permission: Permission): Pr
   return { membership, scope: limited ? await findMemberScope(db, member.id) : undefined };
 }
 
-export function planName(row: Pick<ApplicationRow, 'plan' | 'createdAt'>, contractType: string, productName: string) {
+export function planName(
+  row: Pick<ApplicationRow, 'plan' | 'createdAt'>,
+  contractType: string,
+  productName: string,
+) {
   return contractType === 'payg' && row.createdAt.getTime() >= CORE_PLAN_FROM_MS
     ? `${productName} Core`
     : PLAN_DISPLAY_NAMES[row.plan];
@@ -105,7 +109,12 @@ export function applicationsService(deps: ApplicationsDeps) {
   return {
     async list(user: SessionUser, limit: number) {
       const caller = await callerWith(db, user, 'VIEW_APPLICATION');
-      const { rows, total } = await listApplications(db, caller.membership.organization.id, caller.scope, limit);
+      const { rows, total } = await listApplications(
+        db,
+        caller.membership.organization.id,
+        caller.scope,
+        limit,
+      );
       return { data: rows.map((row) => present(row, caller)), total };
     },
 
@@ -121,7 +130,11 @@ export function applicationsService(deps: ApplicationsDeps) {
       const row = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
         if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
-        const inserted = await insertApplication(tx, { id: crypto.randomUUID(), organizationId: organization.id, ...request });
+        const inserted = await insertApplication(tx, {
+          id: crypto.randomUUID(),
+          organizationId: organization.id,
+          ...request,
+        });
         // A member limited to some applications keeps sight of the one they create (decision 010).
         if (caller.scope) await addToMemberScope(tx, caller.membership.member.id, inserted.id);
         return inserted;
@@ -176,7 +189,10 @@ export function applicationsService(deps: ApplicationsDeps) {
       try {
         await inRegion(() => regions.reactivateNetwork(row.region, networkId));
       } catch (error) {
-        await updateApplicationInState(db, row.id, 'active', { state: 'deactivated', deactivatedAt: row.deactivatedAt });
+        await updateApplicationInState(db, row.id, 'active', {
+          state: 'deactivated',
+          deactivatedAt: row.deactivatedAt,
+        });
         throw error;
       }
       if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');

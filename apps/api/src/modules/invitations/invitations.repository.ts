@@ -57,7 +57,9 @@ export async function lockInvitation(tx: Tx, invitationId: string) {
  * counted one after the other, and counts its members and open invitations.
  */
 export async function lockOrganizationAndCountSeats(tx: Tx, organizationId: string) {
-  await tx.execute(sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`);
+  await tx.execute(
+    sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`,
+  );
   const [[members], [open]] = await Promise.all([
     tx.select({ total: count() }).from(schema.member).where(eq(schema.member.organizationId, organizationId)),
     tx
@@ -78,12 +80,22 @@ export async function findUsersByEmail(db: Db | Tx, emails: readonly string[]) {
     .where(inArray(sql`lower(${schema.user.email})`, [...emails]));
 }
 
-export async function findOpenInvitationEmails(db: Db | Tx, organizationId: string, emails: readonly string[]) {
+export async function findOpenInvitationEmails(
+  db: Db | Tx,
+  organizationId: string,
+  emails: readonly string[],
+) {
   if (emails.length === 0) return [];
   const rows = await db
     .select({ email: schema.invitation.email })
     .from(schema.invitation)
-    .where(and(eq(schema.invitation.organizationId, organizationId), isOpen, inArray(schema.invitation.email, [...emails])));
+    .where(
+      and(
+        eq(schema.invitation.organizationId, organizationId),
+        isOpen,
+        inArray(schema.invitation.email, [...emails]),
+      ),
+    );
   return rows.map((row) => row.email);
 }
 

@@ -68,7 +68,12 @@ function hashCode(code: string): string {
   return crypto.createHash('sha256').update(code.trim()).digest('hex');
 }
 
-function errorWith(code: ErrorCode, message: MessageKey, values: Record<string, string | number>, field?: string) {
+function errorWith(
+  code: ErrorCode,
+  message: MessageKey,
+  values: Record<string, string | number>,
+  field?: string,
+) {
   return new AppError(code, { message: formatMessage(message, values), field });
 }
 
@@ -79,10 +84,25 @@ function assertMayInvite(caller: Membership) {
 }
 
 /** The §8 error for an address that already has a portal user, in this organisation or another. */
-function emailTakenError(email: string, userOrganizationId: string | null, organizationId: string, field?: string) {
+function emailTakenError(
+  email: string,
+  userOrganizationId: string | null,
+  organizationId: string,
+  field?: string,
+) {
   return userOrganizationId === organizationId
-    ? errorWith('MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG', 'invitation.error.memberInThisOrg', { email }, field)
-    : errorWith('MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG', 'invitation.error.memberInOtherOrg', { email }, field);
+    ? errorWith(
+        'MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG',
+        'invitation.error.memberInThisOrg',
+        { email },
+        field,
+      )
+    : errorWith(
+        'MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG',
+        'invitation.error.memberInOtherOrg',
+        { email },
+        field,
+      );
 }
 
 function isOpen(row: InvitationRow): boolean {
@@ -98,7 +118,12 @@ export function invitationsService(deps: InvitationsDeps) {
 
   async function present(rows: InvitationRow[], organizationId: string): Promise<Invitation[]> {
     const scopedIds = [...new Set(rows.flatMap((row) => row.applicationIds ?? []))];
-    const applications = await findOrganizationApplications(db, organizationId, scopedIds, JOINABLE_APPLICATION_STATES);
+    const applications = await findOrganizationApplications(
+      db,
+      organizationId,
+      scopedIds,
+      JOINABLE_APPLICATION_STATES,
+    );
     const names = new Map(applications.map((app) => [app.id, app.name]));
     return rows.map((row) => ({
       id: row.id,
@@ -181,17 +206,33 @@ export function invitationsService(deps: InvitationsDeps) {
       const created = await db.transaction(async (tx) => {
         const seats = await lockOrganizationAndCountSeats(tx, organizationId);
         const [existing] = await findUsersByEmail(tx, emails);
-        if (existing) throw emailTakenError(existing.email.toLowerCase(), existing.organizationId, organizationId, 'emails');
+        if (existing)
+          throw emailTakenError(
+            existing.email.toLowerCase(),
+            existing.organizationId,
+            organizationId,
+            'emails',
+          );
         const [alreadyInvited] = await findOpenInvitationEmails(tx, organizationId, emails);
         if (alreadyInvited) {
-          throw errorWith('INVITATION_EMAIL_ALREADY_EXISTS', 'invitation.error.emailAlreadyInvited', { email: alreadyInvited }, 'emails');
+          throw errorWith(
+            'INVITATION_EMAIL_ALREADY_EXISTS',
+            'invitation.error.emailAlreadyInvited',
+            { email: alreadyInvited },
+            'emails',
+          );
         }
         if (seats.openInvitations + emails.length > PENDING_INVITATIONS_MAX) {
           throw new AppError('INVITATION_PENDING_LIMIT_EXCEEDED', { field: 'emails' });
         }
         const memberLimit = caller.organization.memberLimit;
         if (seats.members + seats.openInvitations + emails.length > memberLimit) {
-          throw errorWith('INVITATION_LIMIT_EXCEEDED', 'invitation.error.limitExceeded', { limit: memberLimit }, 'emails');
+          throw errorWith(
+            'INVITATION_LIMIT_EXCEEDED',
+            'invitation.error.limitExceeded',
+            { limit: memberLimit },
+            'emails',
+          );
         }
         const expiresAt = new Date(now.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS);
         return insertInvitations(
@@ -200,7 +241,16 @@ export function invitationsService(deps: InvitationsDeps) {
             const { code, codeHash } = newCode();
             const id = crypto.randomUUID();
             codes.set(id, code);
-            return { id, organizationId, email, roleId, applicationIds, codeHash, expiresAt, invitedByMemberId: caller.member.id };
+            return {
+              id,
+              organizationId,
+              email,
+              roleId,
+              applicationIds,
+              codeHash,
+              expiresAt,
+              invitedByMemberId: caller.member.id,
+            };
           }),
         );
       });
@@ -254,7 +304,9 @@ export function invitationsService(deps: InvitationsDeps) {
         }
         const [existing] = await findUsersByEmail(tx, [locked.email]);
         if (existing) throw emailTakenError(locked.email, existing.organizationId, locked.organizationId);
-        await tx.insert(schema.user).values({ id: userId, name: body.displayName, email: locked.email, emailVerified: true });
+        await tx
+          .insert(schema.user)
+          .values({ id: userId, name: body.displayName, email: locked.email, emailVerified: true });
         await tx.insert(schema.account).values({
           id: crypto.randomUUID(),
           accountId: userId,
@@ -289,7 +341,8 @@ export function invitationsService(deps: InvitationsDeps) {
         await joined;
       } catch (error) {
         // Someone signed up with the address between the check and the insert.
-        if (isUniqueViolation(error)) throw emailTakenError(invitation.email, null, invitation.organizationId);
+        if (isUniqueViolation(error))
+          throw emailTakenError(invitation.email, null, invitation.organizationId);
         throw error;
       }
       return { email: invitation.email, member: await memberById(db, invitation.organizationId, memberId) };

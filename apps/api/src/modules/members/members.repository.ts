@@ -48,7 +48,11 @@ export async function listMembers(db: Db, organizationId: string, limit: number)
   return { rows: rows as MemberRow[], total: totalRow?.total ?? 0 };
 }
 
-export async function findMember(db: Db | Tx, organizationId: string, memberId: string): Promise<MemberRow | undefined> {
+export async function findMember(
+  db: Db | Tx,
+  organizationId: string,
+  memberId: string,
+): Promise<MemberRow | undefined> {
   const [row] = await membersQuery(
     db,
     and(eq(schema.member.organizationId, organizationId), eq(schema.member.id, memberId)),
@@ -160,6 +164,8 @@ export async function replacePassword(db: Db, userId: string, passwordHash: stri
       .update(schema.account)
       .set({ password: passwordHash, updatedAt: new Date() })
       .where(and(eq(schema.account.userId, userId), eq(schema.account.providerId, CREDENTIAL_PROVIDER_ID)));
-    await tx.delete(schema.session).where(and(eq(schema.session.userId, userId), ne(schema.session.id, keepSessionId)));
+    await tx
+      .delete(schema.session)
+      .where(and(eq(schema.session.userId, userId), ne(schema.session.id, keepSessionId)));
   });
 }

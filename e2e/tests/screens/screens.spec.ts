@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { E2E_DIR } from '../../harness/harness-state.ts';
+import { Applications } from '../../support/applications.ts';
 import { ACME, expect, test } from '../../support/fixtures.ts';
 import { expectSignedInLayout, submitOrganizationForm } from '../../support/ui.ts';
 
@@ -16,7 +17,7 @@ async function capture(page: Page, name: string, width: number) {
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`key screens at ${viewport.width} px`, async ({ page, users }) => {
+  test(`key screens at ${viewport.width} px`, async ({ page, users, baseURL }) => {
     await page.setViewportSize(viewport);
 
     await page.goto('/login');
@@ -53,5 +54,16 @@ for (const viewport of VIEWPORTS) {
     } else {
       await expectSignedInLayout(page, ACME.organization);
     }
+
+    const apps = new Applications(page.request, baseURL!);
+    await apps.create({ name: 'Nebula Chat', plan: 'basic', region: 'EU' });
+    await apps.create({ name: 'Comet Live', plan: 'max', region: 'US' });
+    await apps.waitUntilAllActive(2);
+    await page.goto('/apps/asc');
+    await expect(page.getByRole('article')).toHaveCount(2);
+    await capture(page, 'apps-list', viewport.width);
+    await page.getByRole('combobox', { name: 'Plan', exact: true }).click();
+    await expect(page.getByRole('option', { name: 'Max', exact: true })).toBeVisible();
+    await capture(page, 'apps-list-filter-open', viewport.width);
   });
 }

@@ -1,6 +1,7 @@
 import { Menu } from '@mantine/core';
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
+import { MantineShell } from './mantine-shell';
 import type { MenuEntry } from './menu-on-first-use';
 
 /** The Mantine Menu of MenuOnFirstUse, open as it mounts. */
@@ -16,29 +17,31 @@ export default function OpenedMenu({
   onClose: () => void;
 }) {
   return (
-    <Menu position="bottom-end" width={width} shadow="md" withinPortal defaultOpened onClose={onClose}>
-      <Menu.Target>{target}</Menu.Target>
-      <Menu.Dropdown>
-        {entries.map(({ key, label, icon: EntryIcon, color, link, onClick }) => {
-          const leftSection = <EntryIcon size={16} aria-hidden />;
-          return link ? (
-            <Menu.Item
-              key={key}
-              component={Link}
-              to={link.to}
-              state={link.state}
-              color={color}
-              leftSection={leftSection}
-            >
-              {label}
-            </Menu.Item>
-          ) : (
-            <Menu.Item key={key} color={color} leftSection={leftSection} onClick={onClick}>
-              {label}
-            </Menu.Item>
-          );
-        })}
-      </Menu.Dropdown>
-    </Menu>
+    <MantineShell>
+      <Menu position="bottom-end" width={width} shadow="md" withinPortal defaultOpened onClose={onClose}>
+        <Menu.Target>{target}</Menu.Target>
+        <Menu.Dropdown>
+          {entries.map(({ key, label, icon: EntryIcon, color, link, onClick }) => {
+            const leftSection = <EntryIcon size={16} aria-hidden />;
+            return link ? (
+              <Menu.Item
+                key={key}
+                component={Link}
+                to={link.to}
+                state={link.state}
+                color={color}
+                leftSection={leftSection}
+              >
+                {label}
+              </Menu.Item>
+            ) : (
+              <Menu.Item key={key} color={color} leftSection={leftSection} onClick={onClick}>
+                {label}
+              </Menu.Item>
+            );
+          })}
+        </Menu.Dropdown>
+      </Menu>
+    </MantineShell>
   );
 }

@@ -1,17 +1,18 @@
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { translate } from '../lib/i18n';
 import { classNames } from './plain/layout';
 import classes from './plain/plain.module.css';
 
-export type AlertKind = 'success' | 'fail';
+export type AlertKind = 'success' | 'fail' | 'warning';
 
-/** A success or failure message box, with anything under the message (a link). */
+const ICONS = { success: IconCircleCheck, fail: IconAlertCircle, warning: IconAlertTriangle } as const;
+
+/** A success, warning or failure message box, with anything under the message (a link, a button). */
 export function AlertBox({ kind, children }: { kind: AlertKind; children: ReactNode }) {
-  const success = kind === 'success';
-  const Icon = success ? IconCircleCheck : IconAlertCircle;
+  const Icon = ICONS[kind];
   return (
-    <div role={success ? 'status' : 'alert'} className={classNames(classes.alert, classes[kind])}>
+    <div role={kind === 'fail' ? 'alert' : 'status'} className={classNames(classes.alert, classes[kind])}>
       <Icon size={20} aria-hidden />
       <div>{children}</div>
     </div>

@@ -2,11 +2,23 @@ import type { NotificationData } from '@mantine/notifications';
 import { translate } from './i18n';
 
 /**
- * Toasts are Mantine notifications, on screen only inside the frames that load Mantine (the
- * signed-in layout, setup, payment, invitation sign-up). The public pages load without Mantine, so
- * there a form shows a network failure itself.
+ * Toasts are Mantine notifications, on screen only where a toast container is mounted (every page
+ * under SignedInShell). The public pages load without Mantine, so there a form shows a network
+ * failure itself.
  */
 let toastContainers = 0;
+let anyToastShown = false;
+const toastsShownListeners = new Set<() => void>();
+
+/** Whether a toast was shown yet: the container, and Mantine with it, loads with the first one. */
+export function toastsShown(): boolean {
+  return anyToastShown;
+}
+
+export function subscribeToToastsShown(listener: () => void): () => void {
+  toastsShownListeners.add(listener);
+  return () => toastsShownListeners.delete(listener);
+}
 
 /** Called by a toast container while it is mounted. */
 export function registerToastContainer(): () => void {
@@ -26,6 +38,10 @@ export function canToast(): boolean {
  */
 export function showToast(toast: NotificationData): void {
   if (!canToast()) return;
+  if (!anyToastShown) {
+    anyToastShown = true;
+    toastsShownListeners.forEach((listener) => listener());
+  }
   void import('@mantine/notifications').then(({ notifications }) => notifications.show(toast));
 }
 

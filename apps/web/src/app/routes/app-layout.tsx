@@ -1,10 +1,10 @@
 import { AppLayout } from '../../features/layout/components/app-layout';
-import { MantineShell } from '../mantine-shell';
+import { SignedInShell } from '../signed-in-shell';
 
 export function Component() {
   return (
-    <MantineShell>
+    <SignedInShell>
       <AppLayout />
-    </MantineShell>
+    </SignedInShell>
   );
 }

@@ -1,1 +1,4 @@
-export { CreateAppPage as Component } from '../../features/create-app/components/create-app-page';
+import { withMantine } from '../../components/mantine-shell';
+import { CreateAppPage } from '../../features/create-app/components/create-app-page';
+
+export const Component = withMantine(CreateAppPage);

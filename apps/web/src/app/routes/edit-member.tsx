@@ -1,1 +1,4 @@
-export { EditMemberPage as Component } from '../../features/members/components/edit-member-page';
+import { withMantine } from '../../components/mantine-shell';
+import { EditMemberPage } from '../../features/members/components/edit-member-page';
+
+export const Component = withMantine(EditMemberPage);

@@ -1,1 +1,4 @@
-export { EditProfilePage as Component } from '../../features/members/components/edit-profile-page';
+import { withMantine } from '../../components/mantine-shell';
+import { EditProfilePage } from '../../features/members/components/edit-profile-page';
+
+export const Component = withMantine(EditProfilePage);

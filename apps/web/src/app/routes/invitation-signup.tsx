@@ -1,10 +1,13 @@
 import { InvitationSignupPage } from '../../features/members/components/invitation-signup-page';
-import { MantineShell } from '../mantine-shell';
+import { MantineShell } from '../../components/mantine-shell';
+import { SignedInShell } from '../signed-in-shell';
 
 export function Component() {
   return (
-    <MantineShell>
-      <InvitationSignupPage />
-    </MantineShell>
+    <SignedInShell>
+      <MantineShell>
+        <InvitationSignupPage />
+      </MantineShell>
+    </SignedInShell>
   );
 }

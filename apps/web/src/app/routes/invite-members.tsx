@@ -1,1 +1,4 @@
-export { InviteMembersPage as Component } from '../../features/members/components/invite-members-page';
+import { withMantine } from '../../components/mantine-shell';
+import { InviteMembersPage } from '../../features/members/components/invite-members-page';
+
+export const Component = withMantine(InviteMembersPage);

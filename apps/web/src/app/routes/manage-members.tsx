@@ -1,1 +1,4 @@
-export { ManageMembersPage as Component } from '../../features/members/components/manage-members-page';
+import { withMantine } from '../../components/mantine-shell';
+import { ManageMembersPage } from '../../features/members/components/manage-members-page';
+
+export const Component = withMantine(ManageMembersPage);

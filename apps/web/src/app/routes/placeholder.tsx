@@ -1,4 +1,4 @@
-import { Title } from '@mantine/core';
+import { PageTitle } from '../../components/plain/layout';
 import { useTranslation } from '../../lib/i18n';
 import { useRouteHandle } from '../route-handle';
 
@@ -6,5 +6,5 @@ import { useRouteHandle } from '../route-handle';
 export function Component() {
   const { t } = useTranslation();
   const { title } = useRouteHandle();
-  return <Title order={1}>{t(title)}</Title>;
+  return <PageTitle>{t(title)}</PageTitle>;
 }

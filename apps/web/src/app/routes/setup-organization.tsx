@@ -1,10 +1,13 @@
 import { SetupOrganizationPage } from '../../features/organization-setup/components/setup-organization-page';
-import { MantineShell } from '../mantine-shell';
+import { MantineShell } from '../../components/mantine-shell';
+import { SignedInShell } from '../signed-in-shell';
 
 export function Component() {
   return (
-    <MantineShell>
-      <SetupOrganizationPage />
-    </MantineShell>
+    <SignedInShell>
+      <MantineShell>
+        <SetupOrganizationPage />
+      </MantineShell>
+    </SignedInShell>
   );
 }

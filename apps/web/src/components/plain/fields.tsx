@@ -4,7 +4,10 @@ import { useTranslation } from '../../lib/i18n';
 import { classNames } from './layout';
 import classes from './plain.module.css';
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'className' | 'children'> {
+export interface TextFieldProps extends Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'className' | 'children'
+> {
   label: string;
   /** A hint under the label. */
   description?: string;
@@ -12,10 +15,20 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   error?: string;
   /** An action or hint inside the field's right end. */
   rightSection?: ReactNode;
+  /** An icon inside the field's left end. */
+  leftSection?: ReactNode;
 }
 
 /** A labelled text input with its hint and message. */
-export function TextField({ label, description, error, rightSection, id, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  description,
+  error,
+  rightSection,
+  leftSection,
+  id,
+  ...input
+}: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const descriptionId = description ? `${inputId}-description` : undefined;
@@ -34,11 +47,16 @@ export function TextField({ label, description, error, rightSection, id, ...inpu
       <div className={classes.control}>
         <input
           id={inputId}
-          className={classNames(classes.input, Boolean(rightSection) && classes.withSection)}
+          className={classNames(
+            classes.input,
+            Boolean(rightSection) && classes.withSection,
+            Boolean(leftSection) && classes.withLeftSection,
+          )}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
           {...input}
         />
+        {leftSection && <div className={classNames(classes.section, classes.leftSection)}>{leftSection}</div>}
         {rightSection && <div className={classes.section}>{rightSection}</div>}
       </div>
       {error && (

@@ -10,6 +10,7 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import { formatDate } from '../../lib/dates';
+import type { BadgeColor } from '../../components/plain/layout';
 
 export interface ApplicationFilters {
   search: string;
@@ -73,10 +74,8 @@ export function canCreateApplication(
   );
 }
 
-export type StateTagColor = 'green' | 'orange' | 'gray';
-
 /** Green is kept for active apps alone (§2); an app being provisioned stands out in orange. */
-export function stateTagColor(state: ApplicationState): StateTagColor {
+export function stateTagColor(state: ApplicationState): BadgeColor {
   if (state === 'active') return 'green';
   if (state === 'initializing') return 'orange';
   return 'gray';

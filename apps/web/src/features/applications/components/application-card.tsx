@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Button, Card, CopyButton, Title } from '@mantine/core';
 import { REGIONS, type Application, type Permission } from '@portal/contracts';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
+import { Button, IconButton } from '../../../components/plain/buttons';
+import { Badge, Card } from '../../../components/plain/layout';
 import { useTranslation } from '../../../lib/i18n';
 import {
   applicationActions,
@@ -30,6 +31,30 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** How long the copy button shows "Copied". */
+const COPIED_FOR_MS = 1000;
+
+function CopyIdButton({ applicationId }: { applicationId: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const Icon = copied ? IconCheck : IconCopy;
+  return (
+    // No tooltip: one per card costs a grid of new cards more than the whole search does.
+    <IconButton
+      label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')}
+      data-copied={copied || undefined}
+      onClick={() => void navigator.clipboard.writeText(applicationId).then(() => setCopied(true))}
+    >
+      <Icon size={14} aria-hidden />
+    </IconButton>
+  );
+}
+
 /** One application of the §2 grid. Memoised: a keystroke in the search re-renders only cards that change. */
 export const ApplicationCard = memo(function ApplicationCard({
   app,
@@ -44,21 +69,13 @@ export const ApplicationCard = memo(function ApplicationCard({
   const consoleUrl = canOpenConsole(app) ? app.consoleUrl : null;
 
   return (
-    <Card withBorder padding="lg" component="article" aria-labelledby={`app-${app.applicationId}-name`}>
+    <Card aria-labelledby={`app-${app.applicationId}-name`}>
       <div className={classes.header}>
         <div className={classes.heading}>
-          <Title
-            order={2}
-            size="h4"
-            id={`app-${app.applicationId}-name`}
-            lineClamp={2}
-            className={classes.name}
-          >
+          <h2 id={`app-${app.applicationId}-name`} className={classes.name}>
             {app.name}
-          </Title>
-          <Badge color={stateTagColor(app.state)} variant="light" w="fit-content">
-            {t(`apps.state.${app.state}`)}
-          </Badge>
+          </h2>
+          <Badge color={stateTagColor(app.state)}>{t(`apps.state.${app.state}`)}</Badge>
         </div>
         {/* Keyed by the app: the card is reused for other apps (see the grid), its menu and copy state are not. */}
         {actions.length > 0 && (
@@ -69,20 +86,7 @@ export const ApplicationCard = memo(function ApplicationCard({
       <dl className={classes.fields}>
         <Field label={t('apps.card.id')}>
           <span className={classes.id}>{app.applicationId}</span>
-          <CopyButton key={app.applicationId} value={app.applicationId}>
-            {({ copied, copy }) => (
-              // No tooltip: one per card costs a grid of new cards more than the whole search does.
-              <ActionIcon
-                variant="subtle"
-                color={copied ? 'green' : 'gray'}
-                size="sm"
-                onClick={copy}
-                aria-label={copied ? t('apps.card.idCopied') : t('apps.card.copyId')}
-              >
-                {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              </ActionIcon>
-            )}
-          </CopyButton>
+          <CopyIdButton key={app.applicationId} applicationId={app.applicationId} />
         </Field>
         <Field label={t(date.kind === 'created' ? 'apps.card.created' : 'apps.card.deactivated')}>
           {date.date}
@@ -91,15 +95,16 @@ export const ApplicationCard = memo(function ApplicationCard({
         <Field label={t('apps.card.region')}>{REGIONS[app.region].name}</Field>
       </dl>
 
-      <Button
-        variant="light"
-        className={classes.console}
-        disabled={!consoleUrl}
-        onClick={consoleUrl ? () => onOpenConsole({ ...app, consoleUrl }) : undefined}
-        rightSection={<IconExternalLink size={16} aria-hidden />}
-      >
-        {t('apps.card.console')}
-      </Button>
+      <div className={classes.console}>
+        <Button
+          variant="light"
+          disabled={!consoleUrl}
+          onClick={consoleUrl ? () => onOpenConsole({ ...app, consoleUrl }) : undefined}
+          rightSection={<IconExternalLink size={16} aria-hidden />}
+        >
+          {t('apps.card.console')}
+        </Button>
+      </div>
     </Card>
   );
 });

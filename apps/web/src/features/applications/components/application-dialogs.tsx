@@ -1,4 +1,5 @@
 import type { Application } from '@portal/contracts';
+import { MantineShell } from '../../../components/mantine-shell';
 import { useTranslation } from '../../../lib/i18n';
 import { ApplicationModal } from './application-modal';
 import { DeactivateAppForm } from './deactivate-app-form';
@@ -20,13 +21,13 @@ export default function ApplicationDialogs({
 }: ApplicationDialogsProps) {
   const { t } = useTranslation();
   return (
-    <>
+    <MantineShell>
       <ApplicationModal app={editing} title={t('editAppModal.title')} onClose={onCloseEdit}>
         {(app) => <EditAppForm app={app} onClose={onCloseEdit} />}
       </ApplicationModal>
       <ApplicationModal app={deactivating} title={t('deactivateAppModal.title')} onClose={onCloseDeactivate}>
         {(app) => <DeactivateAppForm app={app} onClose={onCloseDeactivate} />}
       </ApplicationModal>
-    </>
+    </MantineShell>
   );
 }

@@ -1,7 +1,7 @@
-import { ActionIcon } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconDots, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { MenuOnFirstUse } from '../../../components/menu-on-first-use';
+import { IconButton } from '../../../components/plain/buttons';
 import { useTranslation } from '../../../lib/i18n';
 import type { ApplicationAction } from '../application-list';
 
@@ -31,14 +31,9 @@ export function ApplicationMenu({ app, actions, onAction }: ApplicationMenuProps
   return (
     <MenuOnFirstUse
       target={(props) => (
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label={t('apps.card.actions', { name: app.name })}
-          {...props}
-        >
+        <IconButton label={t('apps.card.actions', { name: app.name })} {...props}>
           <IconDots size={18} aria-hidden />
-        </ActionIcon>
+        </IconButton>
       )}
       entries={actions.map((action) => ({
         key: action,

@@ -1,5 +1,3 @@
-import { Alert, Button, Center, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { showToast } from '../../../lib/toasts';
 import {
   APPLICATION_LIST_MAX_LIMIT,
   uiPermissions,
@@ -7,10 +5,10 @@ import {
   type PlanKey,
   type RegionKey,
 } from '@portal/contracts';
-import { IconAlertCircle, IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
 import { openConsoleTab } from '../../../lib/regions/console-tab';
@@ -30,6 +28,12 @@ import { ApplicationCard } from './application-card';
 import { ApplicationsToolbar } from './applications-toolbar';
 import { GettingStarted } from './getting-started';
 import { Loading } from '../../../components/page-loader';
+import { Button, ButtonLink } from '../../../components/plain/buttons';
+import { PageTitle } from '../../../components/plain/layout';
+import { Pagination } from '../../../components/plain/pagination';
+import { AlertBox } from '../../../components/status-alert';
+import { showToast } from '../../../lib/toasts';
+import classes from './applications.module.css';
 
 const NO_APPS: Application[] = [];
 
@@ -111,48 +115,36 @@ export function ApplicationsPage() {
   }, []);
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="center">
+    <div className={classes.page}>
+      <div className={classes.header}>
         <div>
-          <Title order={1}>{t('page.apps')}</Title>
+          <PageTitle>{t('page.apps')}</PageTitle>
           {list.isSuccess && (
-            <Text c="dimmed" size="sm">
-              {t('apps.count', { counted, limit: account.applicationLimit })}
-            </Text>
+            <p className={classes.dimmed}>{t('apps.count', { counted, limit: account.applicationLimit })}</p>
           )}
         </div>
         {list.isSuccess && canCreateApplication(account, counted) && (
-          <Button
-            component={Link}
+          <ButtonLink
             to={`/create-app/${sub}/select-implementation`}
             leftSection={<IconPlus size={18} aria-hidden />}
           >
             {t('apps.create')}
-          </Button>
+          </ButtonLink>
         )}
-      </Group>
+      </div>
 
       {account.accountStatus === 'inactive' && (
-        <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} role="status">
-          {t('apps.inactiveAccount')}
-        </Alert>
+        <AlertBox kind="warning">{t('apps.inactiveAccount')}</AlertBox>
       )}
 
       {list.isError && (
-        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title={t('apps.loadError')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{translate(list.error.message)}</Text>
-            <Button
-              size="xs"
-              variant="white"
-              color="red"
-              onClick={() => void list.refetch()}
-              loading={list.isFetching}
-            >
-              {t('apps.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <AlertBox kind="fail">
+          <p className={classes.alertTitle}>{t('apps.loadError')}</p>
+          <p>{translate(list.error.message)}</p>
+          <Button variant="default" onClick={() => void list.refetch()} loading={list.isFetching}>
+            {t('apps.retry')}
+          </Button>
+        </AlertBox>
       )}
 
       {list.isPending && <Loading />}
@@ -162,13 +154,13 @@ export function ApplicationsPage() {
       {apps.length > 0 && (
         <>
           <ApplicationsToolbar search={search} plans={plans} regions={regions} {...toolbarCallbacks} />
-          <Text size="sm" c="dimmed" role="status">
+          <p className={classes.dimmed} role="status">
             {t('apps.results', { count: filtered.length })}
-          </Text>
+          </p>
           {filtered.length === 0 ? (
-            <Text>{t('apps.noResults')}</Text>
+            <p>{t('apps.noResults')}</p>
           ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            <div className={classes.grid}>
               {/* Keyed by position: a keystroke that brings other apps updates the grid's cards in
                   place instead of replacing them, which is most of the cost of a new page of results. */}
               {visible.map((app, slot) => (
@@ -181,18 +173,18 @@ export function ApplicationsPage() {
                   onOpenConsole={onOpenConsole}
                 />
               ))}
-            </SimpleGrid>
+            </div>
           )}
           {pages > 1 && (
-            <Center component="nav" aria-label={t('apps.pagination.label')}>
-              <Pagination
-                total={pages}
-                value={currentPage}
-                onChange={setPage}
-                getItemProps={(item) => ({ 'aria-label': t('apps.pagination.page', { page: item }) })}
-                getControlProps={(control) => ({ 'aria-label': t(`apps.pagination.${control}`) })}
-              />
-            </Center>
+            <Pagination
+              total={pages}
+              value={currentPage}
+              onChange={setPage}
+              label={t('apps.pagination.label')}
+              pageLabel={(item) => t('apps.pagination.page', { page: item })}
+              previousLabel={t('apps.pagination.previous')}
+              nextLabel={t('apps.pagination.next')}
+            />
           )}
         </>
       )}
@@ -207,6 +199,6 @@ export function ApplicationsPage() {
           />
         </Suspense>
       )}
-    </Stack>
+    </div>
   );
 }

@@ -1,9 +1,10 @@
-import { Group, TextInput } from '@mantine/core';
 import { PLAN_KEYS, REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconSearch } from '@tabler/icons-react';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { TextField } from '../../../components/plain/fields';
 import { useTranslation } from '../../../lib/i18n';
 import type { FilterSelectProps } from './filter-select';
+import classes from './applications.module.css';
 
 interface ApplicationsToolbarProps {
   search: string;
@@ -14,23 +15,39 @@ interface ApplicationsToolbarProps {
   onRegionsChange: (value: RegionKey[]) => void;
 }
 
-// Each filter is a Mantine combobox with a popover (and Floating UI): they load after the page,
-// which shows a read-only field with the same label meanwhile.
+// Each filter is a Mantine combobox with a popover (and Floating UI): it loads when the user first
+// opens the field (a click, or Enter, Space or an arrow key), which until then is a plain one with
+// the same label. Not on focus: the click that focused it would land on the loaded filter and
+// close the list it opened with.
 // React.lazy drops the component's type parameter; the loaded component keeps it.
 const FilterSelect = lazy(
   () => import('./filter-select'),
 ) as unknown as typeof import('./filter-select').default;
 
+const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown', 'ArrowUp']);
+
 function Filter<T extends string>(props: FilterSelectProps<T>) {
   const { t } = useTranslation();
+  const [used, setUsed] = useState(false);
   const placeholder = (
-    <TextInput
-      label={props.label}
-      placeholder={t('apps.filter.any')}
-      readOnly
-      style={{ flex: '1 1 180px' }}
-    />
+    <div className={classes.filter}>
+      <TextField
+        label={props.label}
+        placeholder={t('apps.filter.any')}
+        role="combobox"
+        aria-haspopup="listbox"
+        aria-expanded={false}
+        readOnly
+        onClick={() => setUsed(true)}
+        onKeyDown={(event) => {
+          if (!OPENING_KEYS.has(event.key)) return;
+          event.preventDefault();
+          setUsed(true);
+        }}
+      />
+    </div>
   );
+  if (!used) return placeholder;
   return (
     <Suspense fallback={placeholder}>
       <FilterSelect {...props} />
@@ -49,16 +66,17 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
   );
 
   return (
-    <Group align="flex-end" gap="sm" wrap="wrap">
-      <TextInput
-        label={t('apps.search.label')}
-        placeholder={t('apps.search.placeholder')}
-        leftSection={<IconSearch size={16} aria-hidden />}
-        type="search"
-        value={props.search}
-        onChange={(event) => props.onSearchChange(event.currentTarget.value)}
-        style={{ flex: '1 1 240px' }}
-      />
+    <div className={classes.toolbar}>
+      <div className={classes.search}>
+        <TextField
+          label={t('apps.search.label')}
+          placeholder={t('apps.search.placeholder')}
+          leftSection={<IconSearch size={16} aria-hidden />}
+          type="search"
+          value={props.search}
+          onChange={(event) => props.onSearchChange(event.currentTarget.value)}
+        />
+      </div>
       <Filter
         label={t('apps.filter.plan')}
         options={planOptions}
@@ -71,6 +89,6 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
         value={props.regions}
         onChange={props.onRegionsChange}
       />
-    </Group>
+    </div>
   );
 }

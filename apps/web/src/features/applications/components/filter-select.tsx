@@ -1,6 +1,8 @@
 import { MultiSelect } from '@mantine/core';
 import { memo, type JSX } from 'react';
+import { MantineShell } from '../../../components/mantine-shell';
 import { useTranslation } from '../../../lib/i18n';
+import classes from './applications.module.css';
 
 export interface FilterSelectProps<T extends string> {
   label: string;
@@ -22,19 +24,24 @@ const FilterSelect = memo(function FilterSelect<T extends string>({
 }: FilterSelectProps<T>) {
   const { t } = useTranslation();
   return (
-    <MultiSelect
-      label={label}
-      placeholder={value.length === 0 ? t('apps.filter.any') : undefined}
-      data={options}
-      value={value}
-      // MultiSelect hands back plain strings; keep only those that are options.
-      onChange={(next) =>
-        onChange(options.filter((option) => next.includes(option.value)).map((option) => option.value))
-      }
-      clearable
-      clearButtonProps={{ 'aria-label': t('apps.filter.clear') }}
-      style={{ flex: '1 1 180px' }}
-    />
+    <MantineShell>
+      <MultiSelect
+        label={label}
+        placeholder={value.length === 0 ? t('apps.filter.any') : undefined}
+        data={options}
+        value={value}
+        // MultiSelect hands back plain strings; keep only those that are options.
+        onChange={(next) =>
+          onChange(options.filter((option) => next.includes(option.value)).map((option) => option.value))
+        }
+        clearable
+        clearButtonProps={{ 'aria-label': t('apps.filter.clear') }}
+        className={classes.filter}
+        // It takes the place of the plain field the user just opened.
+        autoFocus
+        defaultDropdownOpened
+      />
+    </MantineShell>
   );
 }) as <T extends string>(props: FilterSelectProps<T>) => JSX.Element;
 

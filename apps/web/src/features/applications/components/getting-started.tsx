@@ -1,9 +1,9 @@
-import { Anchor, Card, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { PublicConfig } from '@portal/contracts';
-import { IconBook, IconDeviceGamepad2, IconMessages, IconExternalLink, type Icon } from '@tabler/icons-react';
-import { useTranslation } from '../../../lib/i18n';
-import type { TranslationKey } from '../../../lib/i18n';
+import { IconBook, IconDeviceGamepad2, IconExternalLink, IconMessages, type Icon } from '@tabler/icons-react';
+import { Card } from '../../../components/plain/layout';
+import { useTranslation, type TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
+import classes from './applications.module.css';
 
 interface GuideCard {
   /** The configured help link it opens; the developer portal hosts the playground. */
@@ -34,40 +34,35 @@ export function GettingStarted() {
   const { t } = useTranslation();
   const { data: config } = usePublicConfig();
   return (
-    <Stack gap="md">
+    <div className={classes.guides}>
       <div>
-        <Title order={2} size="h3">
-          {t('apps.empty.title')}
-        </Title>
-        <Text c="dimmed">{t('apps.empty.text')}</Text>
+        <h2>{t('apps.empty.title')}</h2>
+        <p className={classes.dimmed}>{t('apps.empty.text')}</p>
       </div>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <div className={classes.guideGrid}>
         {CARDS.map(({ link, title, text, icon: CardIcon }) => (
-          <Card key={link} withBorder padding="lg" component="article">
-            <ThemeIcon variant="light" size="lg" radius="md">
-              <CardIcon size={20} aria-hidden />
-            </ThemeIcon>
-            <Title order={3} size="h5" mt="sm">
-              {t(title)}
-            </Title>
-            <Text size="sm" c="dimmed" mt={4} style={{ flex: 1 }}>
-              {t(text)}
-            </Text>
-            {config && (
-              <Anchor
-                href={config.helpLinks[link]}
-                target="_blank"
-                rel="noopener noreferrer"
-                size="sm"
-                mt="sm"
-              >
-                <span>{t('apps.empty.open', { title: t(title) })}</span>{' '}
-                <IconExternalLink size={14} aria-hidden style={{ verticalAlign: 'middle' }} />
-              </Anchor>
-            )}
+          <Card key={link}>
+            <div className={classes.guide}>
+              <span className={classes.guideIcon}>
+                <CardIcon size={20} aria-hidden />
+              </span>
+              <h3>{t(title)}</h3>
+              <p className={classes.dimmed}>{t(text)}</p>
+              {config && (
+                <a
+                  className={classes.guideLink}
+                  href={config.helpLinks[link]}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  <span>{t('apps.empty.open', { title: t(title) })}</span>{' '}
+                  <IconExternalLink size={14} aria-hidden />
+                </a>
+              )}
+            </div>
           </Card>
         ))}
-      </SimpleGrid>
-    </Stack>
+      </div>
+    </div>
   );
 }

@@ -1,14 +1,12 @@
-import { AppShell } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
 import { Suspense, useState } from 'react';
-import { useTranslation } from '../../../lib/i18n';
 import { Outlet } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
+import { useTranslation } from '../../../lib/i18n';
+import classes from './frame.module.css';
 import { Navigation } from './navigation';
 import { TopBar } from './top-bar';
-
-const NAVBAR_WIDTH = 264;
 
 /** The signed-in frame: top bar, left navigation (collapsed by default below the mobile breakpoint) and the page. */
 export function AppLayout() {
@@ -22,27 +20,24 @@ export function AppLayout() {
   const setOpened = (next: boolean) => setChoice({ isMobile, opened: next });
 
   return (
-    <AppShell
-      header={{ height: 64 }}
-      navbar={{
-        width: NAVBAR_WIDTH,
-        breakpoint: MOBILE_BREAKPOINT_PX,
-        collapsed: { mobile: !opened, desktop: !opened },
-      }}
-      padding="lg"
-    >
-      <AppShell.Header>
+    <>
+      <header className={classes.header}>
         <TopBar navigationOpened={opened} onToggleNavigation={() => setOpened(!opened)} />
-      </AppShell.Header>
-      <AppShell.Navbar aria-label={t('nav.label')}>
+      </header>
+      <nav
+        className={classes.navbar}
+        aria-label={t('nav.label')}
+        data-mobile={isMobile || undefined}
+        data-collapsed={!opened || undefined}
+      >
         <Navigation onNavigate={() => isMobile && setOpened(false)} />
-      </AppShell.Navbar>
-      <AppShell.Main>
+      </nav>
+      <main className={classes.main} data-with-navbar={(opened && !isMobile) || undefined}>
         {/* The frame stays on screen while the page's own code loads. */}
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
   );
 }

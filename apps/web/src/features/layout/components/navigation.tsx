@@ -1,7 +1,7 @@
-import { Badge, Box, NavLink, Stack, Text } from '@mantine/core';
 import { PORTAL_VERSION, uiPermissions, type Permission, type PublicConfig } from '@portal/contracts';
 import {
   IconApps,
+  IconChevronRight,
   IconBook,
   IconChartBar,
   IconExternalLink,
@@ -13,11 +13,13 @@ import {
   IconWorldWww,
   type Icon,
 } from '@tabler/icons-react';
-import { useTranslation } from '../../../lib/i18n';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
+import classes from './frame.module.css';
 
 interface PageItem {
   label: TranslationKey;
@@ -79,81 +81,67 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const account = useSignedInAccount();
   const { data: config } = usePublicConfig();
+  const [settingsOpened, setSettingsOpened] = useState(true);
   const permissions = uiPermissions(account.permissions);
   const allowed = (item: PageItem) => permissions.includes(item.permission);
   const isActive = (item: PageItem) => item.activeOn.some((prefix) => pathname.startsWith(prefix));
   const settings = SETTINGS.filter(allowed);
 
   const pageLink = (item: PageItem) => (
-    <NavLink
+    <Link
       key={item.to}
-      component={Link}
       to={item.to}
-      label={t(item.label)}
-      leftSection={item.icon && iconOf(item.icon)}
-      active={isActive(item)}
+      className={classes.item}
       aria-current={isActive(item) ? 'page' : undefined}
       onClick={onNavigate}
-    />
+    >
+      {item.icon && iconOf(item.icon)}
+      <span className={classes.itemLabel}>{t(item.label)}</span>
+    </Link>
   );
   const externalLink = (href: string, label: string, ItemIcon: Icon, badge?: string) => (
-    <NavLink
-      key={label}
-      href={href}
-      target="_blank"
-      rel="noopener noreferrer"
-      label={label}
-      leftSection={iconOf(ItemIcon)}
-      rightSection={
-        badge ? (
-          <Badge size="sm" variant="filled">
-            {badge}
-          </Badge>
-        ) : (
-          <IconExternalLink size={14} aria-hidden />
-        )
-      }
-    />
+    <a key={label} href={href} target="_blank" rel="noopener noreferrer" className={classes.item}>
+      {iconOf(ItemIcon)}
+      <span className={classes.itemLabel}>{label}</span>
+      {badge ? <span className={classes.badge}>{badge}</span> : <IconExternalLink size={14} aria-hidden />}
+    </a>
   );
 
   return (
     <>
-      <Box p="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-        <Text fw={700} lineClamp={2}>
-          {account.organization}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('nav.organizationId', { id: account.organizationId })}
-        </Text>
-      </Box>
-      <Box p="xs" style={{ flex: 1, overflowY: 'auto' }}>
+      <div className={classes.organization}>
+        <p className={classes.organizationName}>{account.organization}</p>
+        <p className={classes.dimmed}>{t('nav.organizationId', { id: account.organizationId })}</p>
+      </div>
+      <div className={classes.items}>
         {allowed(APPS) && pageLink(APPS)}
         {permissions.includes('VIEW_DASHBOARD') &&
           config &&
           externalLink(config.dashboardUrl, t('nav.dashboard'), IconChartBar, t('nav.new'))}
         {allowed(BILLING) && pageLink(BILLING)}
         {settings.length > 0 && (
-          <NavLink
-            label={t('nav.settings')}
-            leftSection={iconOf(IconSettings)}
-            defaultOpened
-            childrenOffset={32}
-          >
-            {settings.map(pageLink)}
-          </NavLink>
+          <>
+            <button
+              type="button"
+              className={classes.item}
+              aria-expanded={settingsOpened}
+              onClick={() => setSettingsOpened(!settingsOpened)}
+            >
+              {iconOf(IconSettings)}
+              <span className={classes.itemLabel}>{t('nav.settings')}</span>
+              <IconChevronRight size={14} className={classes.chevron} aria-hidden />
+            </button>
+            {settingsOpened && <div className={classes.children}>{settings.map(pageLink)}</div>}
+          </>
         )}
         {config && (
-          <Stack gap={0} mt="md">
-            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" py={6}>
-              {t('nav.help')}
-            </Text>
+          <>
+            <p className={classes.helpHeading}>{t('nav.help')}</p>
             {HELP_LINKS.map(({ key, label, icon }) => externalLink(config.helpLinks[key], t(label), icon))}
-          </Stack>
+          </>
         )}
-      </Box>
-      <Text size="xs" c="dimmed" p="md">
-        {PORTAL_VERSION}
-      </Text>
+      </div>
+      <p className={`${classes.dimmed} ${classes.version}`}>{PORTAL_VERSION}</p>
     </>
   );
 }

@@ -1,5 +1,5 @@
-import { Burger, Group } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n';
+import classes from './frame.module.css';
 import { TrialBanner } from './trial-banner';
 import { UserMenu } from './user-menu';
 
@@ -12,16 +12,20 @@ export function TopBar({
 }) {
   const { t } = useTranslation();
   return (
-    <Group h="100%" px="md" gap="sm" justify="space-between" wrap="nowrap">
-      <Burger
-        opened={navigationOpened}
+    <>
+      <button
+        type="button"
+        className={classes.burger}
         onClick={onToggleNavigation}
-        size="sm"
         aria-label={t('layout.toggleNavigation')}
         aria-expanded={navigationOpened}
-      />
+      >
+        <span />
+        <span />
+        <span />
+      </button>
       <TrialBanner />
       <UserMenu />
-    </Group>
+    </>
   );
 }

@@ -1,8 +1,18 @@
-import { Avatar, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { MenuOnFirstUse } from '../../../components/menu-on-first-use';
 import { editProfileState, useSignedInAccount } from '../../../lib/account';
 import { useTranslation } from '../../../lib/i18n';
+import classes from './frame.module.css';
+
+/** Up to two initials of the name, as an avatar shows them. */
+export function initialsOf(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => word[0]!.toUpperCase())
+    .join('');
+}
 
 export function UserMenu() {
   const { t } = useTranslation();
@@ -12,20 +22,21 @@ export function UserMenu() {
     <MenuOnFirstUse
       width={220}
       target={(props) => (
-        <UnstyledButton aria-label={t('layout.userMenu', { name: account.displayName })} {...props}>
-          <Group gap="sm" wrap="nowrap">
-            <Avatar name={account.displayName} color="indigo" variant="filled" radius="xl" size="md" />
-            <Box visibleFrom="sm">
-              <Text size="sm" fw={600} lineClamp={1}>
-                {account.displayName}
-              </Text>
-              <Text size="xs" c="dimmed" lineClamp={1}>
-                {roleIds}
-              </Text>
-            </Box>
-            <IconChevronDown size={16} aria-hidden />
-          </Group>
-        </UnstyledButton>
+        <button
+          type="button"
+          className={classes.userButton}
+          aria-label={t('layout.userMenu', { name: account.displayName })}
+          {...props}
+        >
+          <span className={classes.avatar} aria-hidden>
+            {initialsOf(account.displayName)}
+          </span>
+          <span className={classes.userText}>
+            <span className={classes.userName}>{account.displayName}</span>
+            <span className={classes.dimmed}>{roleIds}</span>
+          </span>
+          <IconChevronDown size={16} aria-hidden />
+        </button>
       )}
       entries={[
         {

@@ -1,5 +1,7 @@
 import reactHooks from 'eslint-plugin-react-hooks';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
+import { webBoundaries } from './tools/eslint/web-boundaries.mjs';
 
 /** Import boundaries: contracts import nothing of the repo; apps never import each other. */
 const boundaries = {
@@ -24,7 +26,15 @@ export default tseslint.config(
   { files: ['apps/api/**/*.ts'], rules: restrict(boundaries.api) },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...restrict(boundaries.web), 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    plugins: {
+      'react-hooks': reactHooks,
+      'web-boundaries': webBoundaries(path.join(import.meta.dirname, 'apps', 'web', 'src')),
+    },
+    rules: {
+      ...restrict(boundaries.web),
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      'web-boundaries/layers': 'error',
+    },
   },
 );

@@ -11,7 +11,6 @@ import {
   searchIndex,
   pageCount,
   pageOf,
-  provisioningRefetchInterval,
   showsPlan,
   stateTagColor,
 } from './application-list';
@@ -187,13 +186,5 @@ describe('canSaveName', () => {
     expect(canSaveName('My app', '  My app ')).toBe(false);
     expect(canSaveName('My app', '   ')).toBe(false);
     expect(canSaveName('My app', 'My new app')).toBe(true);
-  });
-});
-
-describe('provisioningRefetchInterval', () => {
-  it('polls every 2 s while an app is initializing and stops after', () => {
-    expect(provisioningRefetchInterval([app(), app({ state: 'initializing' })])).toBe(2000);
-    expect(provisioningRefetchInterval([app()])).toBe(false);
-    expect(provisioningRefetchInterval(undefined)).toBe(false);
   });
 });

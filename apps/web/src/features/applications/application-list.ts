@@ -102,13 +102,6 @@ export function canOpenConsole(app: Pick<Application, 'state' | 'consoleUrl'>): 
   return app.state !== 'deleted' && app.state !== 'initializing' && Boolean(app.consoleUrl);
 }
 
-export const PROVISIONING_POLL_MS = 2_000;
-
-/** The list reloads itself while an app is being provisioned, and stops once none is. */
-export function provisioningRefetchInterval(apps: readonly Application[] | undefined): number | false {
-  return apps?.some((app) => app.state === 'initializing') ? PROVISIONING_POLL_MS : false;
-}
-
 export type ApplicationAction = 'editName' | 'deactivate' | 'reactivate';
 
 /** §2/§4: only active apps can be edited or deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION. */

@@ -2,7 +2,7 @@ import { ApplicationSchema, type Application } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { applicationQueryOptions } from './api/create-application';
+import { applicationQueryOptions } from '../../api/applications/get-application';
 import { PRODUCT_TYPES, type ProductType } from './code-samples';
 
 /** What one step hands the next in navigation state (§4 create flow). */

@@ -1,7 +1,7 @@
 import type { DeactivateApplicationRequest } from '@portal/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { APPLICATIONS_QUERY_KEY } from './list-applications';
+import { APPLICATIONS_QUERY_KEY } from '../../../api/applications/list-applications';
 
 /** POST /api/v1/applications/:id/deactivate with the typed name as confirmation. */
 export function useDeactivateApplication(applicationId: string) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { APPLICATIONS_QUERY_KEY } from './list-applications';
+import { APPLICATIONS_QUERY_KEY } from '../../../api/applications/list-applications';
 
 /** POST /api/v1/applications/:id/reactivate brings a deactivated app back. */
 export function useReactivateApplication() {

@@ -1,7 +1,7 @@
 import { type Application, type UpdateApplicationRequest } from '@portal/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { APPLICATIONS_QUERY_KEY } from './list-applications';
+import { APPLICATIONS_QUERY_KEY } from '../../../api/applications/list-applications';
 
 /** PUT /api/v1/applications/:id renames the app; the list reloads to show the new name. */
 export function useUpdateApplication(applicationId: string) {

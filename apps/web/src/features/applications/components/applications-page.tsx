@@ -12,7 +12,7 @@ import { useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
 import { openConsoleTab } from '../../../lib/regions/console-tab';
-import { useApplications } from '../api/list-applications';
+import { useApplications } from '../../../api/applications/list-applications';
 import { useReactivateApplication } from '../api/reactivate-application';
 import {
   canCreateApplication,

@@ -1,7 +1,6 @@
 import type { Application, CreateApplicationRequest } from '@portal/contracts';
-import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
+import { getApplication } from '../../../api/applications/get-application';
 import { openRegionalSession } from '../../../lib/regions/regional-session';
 
 /** The create call's list (§7), whose first item is the new application. */
@@ -17,17 +16,6 @@ export class ActivationTimeoutError extends Error {
     this.name = 'ActivationTimeoutError';
   }
 }
-
-export function getApplication(applicationId: string, signal?: AbortSignal) {
-  return apiRequest<Application>(`/api/v1/applications/${encodeURIComponent(applicationId)}`, { signal });
-}
-
-/** One application, under the applications prefix so list mutations refresh it too. */
-export const applicationQueryOptions = (applicationId: string) =>
-  queryOptions({
-    queryKey: [...APPLICATIONS_QUERY_KEY, 'detail', applicationId],
-    queryFn: ({ signal }) => getApplication(applicationId, signal),
-  });
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { AppNameInput } from '../../../components/app-name-input';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
-import { APPLICATIONS_QUERY_KEY } from '../../applications/api/list-applications';
+import { APPLICATIONS_QUERY_KEY } from '../../../api/applications/list-applications';
 import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';
 import { createAndConnectApplication } from '../api/create-application';
 import { pingRegion } from '../../../lib/regions/region-api';

@@ -5,7 +5,7 @@ import { Controller, useFormContext } from 'react-hook-form';
 import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
-import { useApplications } from '../../applications/api/list-applications';
+import { useApplications } from '../../../api/applications/list-applications';
 import { useRoleName } from '../api/roles';
 import type { AccessFormFields } from '../member-forms';
 

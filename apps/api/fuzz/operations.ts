@@ -4,7 +4,6 @@ import {
   REGIONAL_SESSION_CHECK_PATH,
   RenameNetworkRequestSchema,
   SdkSessionRequestSchema,
-  UpdateAccountRequestSchema,
   UsageQuerySchema,
 } from '@portal/contracts';
 import { z } from 'zod';
@@ -42,20 +41,14 @@ function bodyOf(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 }
 
-/** better-auth's wildcard: the identity endpoints behind it are listed one by one below. */
-const AUTH_WILDCARD = '/api/auth/{*}';
+/** The identity endpoints: listed below, with the bodies better-auth takes and sign-out anonymous only. */
+const IDENTITY_PREFIX = '/api/auth/';
 /** Pages for people under the API prefixes. */
 const HTML_PAGES = new Set(['/dev/mailbox/']);
 
-/** Routes that validate their body in the handler, so the document has no schema for it. */
-const UNDOCUMENTED_BODIES: Record<string, JsonSchema> = {
-  // After setup, as for the fuzzing super-admin, the account takes the billing form.
-  'PUT /api/v1/accounts/': bodyOf(UpdateAccountRequestSchema),
-};
-
 function fromDocument(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths)
-    .filter(([path]) => path !== AUTH_WILDCARD)
+    .filter(([path]) => !path.startsWith(IDENTITY_PREFIX))
     .flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         method: method.toUpperCase(),
@@ -64,9 +57,7 @@ function fromDocument(document: OpenApiDocument): Operation[] {
         query: (operation.parameters ?? [])
           .filter((p) => p.in === 'query')
           .map(({ name, schema }) => ({ name, schema })),
-        body:
-          operation.requestBody?.content?.['application/json']?.schema ??
-          UNDOCUMENTED_BODIES[`${method.toUpperCase()} ${path}`],
+        body: operation.requestBody?.content?.['application/json']?.schema,
         credential:
           path === REGIONAL_SESSION_CHECK_PATH ? ('region admin token' as const) : ('session' as const),
         answersHtml: HTML_PAGES.has(path),

@@ -5,15 +5,16 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createAuth, portalName, SESSION_COOKIE_NAME, type Auth } from './auth/auth.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
 import { SessionVerifier } from './auth/session.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -99,18 +100,15 @@ export async function buildApp({
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
-  // The OpenAPI document is generated from the same zod schemas that validate the requests.
-  await app.register(swagger, {
-    openapi: { info: { title: `${config.productName} Developer Portal API`, version: '1.0.0' } },
-    // The regions' APIs belong to the regional platform, which the portal only hosts in development.
-    transform: (input) =>
-      input.url.startsWith('/regions/')
-        ? { schema: { ...input.schema, hide: true }, url: input.url }
-        : jsonSchemaTransform(input),
-  });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The OpenAPI document is generated from the same zod schemas that validate the requests, and
+  // shown to people at /api/docs.
+  await registerApiReference(app, config);
 
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  app.get(
+    '/api/health',
+    { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
   await app.register(authRoutes({ auth, config, db, limits }), { prefix: '/api/auth' });
   await app.register(publicConfigRoutes(config), { prefix: '/api/v1/config' });
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });

@@ -18,8 +18,8 @@ import {
 } from './helper.ts';
 
 /*
- * The whole API: every route of the OpenAPI document (and every identity endpoint behind its
- * wildcard) called by every kind of caller, with the answer the architecture's role table and
+ * The whole API: every route of the OpenAPI document (the identity endpoints among them) and the
+ * API reference, called by every kind of caller, with the answer the architecture's role table and
  * tenancy rules give. The expected answers are written here from those rules, not read from the
  * code under test; a route in the document without a row here fails the first test.
  */
@@ -335,7 +335,7 @@ const ROWS: Record<string, Row> = {
   },
 };
 
-/** The identity endpoints behind `/api/auth/{*}`: none depends on who else the caller is, but the token. */
+/** The identity endpoints under `/api/auth`: none depends on who else the caller is, but the token. */
 const IDENTITY_ROWS: Record<string, Row> = {
   'POST /sign-up/email': {
     expected: everyone(OK),
@@ -366,6 +366,13 @@ const IDENTITY_ROWS: Record<string, Row> = {
   'GET /jwks': { expected: everyone(OK), prepare: call('GET', '/api/auth/jwks') },
 };
 
+/** The API reference for people and its document: public, and not routes of the document itself. */
+const REFERENCE_ROWS: Record<string, Row> = {
+  'GET /api/docs': { expected: everyone(OK), prepare: call('GET', '/api/docs') },
+  'GET /api/docs/json': { expected: everyone(OK), prepare: call('GET', '/api/docs/json') },
+  'GET /api/openapi.json': { expected: everyone(OK), prepare: call('GET', '/api/openapi.json') },
+};
+
 /**
  * The caller's session for one case. Sign-out ends the session it is given, so it gets a session
  * of its own; every other call uses the caller's standing session.
@@ -391,9 +398,12 @@ describe('the whole API × every kind of caller', () => {
     const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const identity = routes.filter((route) => route.endsWith(' /api/auth/{*}'));
-    expect(identity.sort()).toEqual(['GET /api/auth/{*}', 'POST /api/auth/{*}']);
-    const missing = routes.filter((route) => !identity.includes(route) && !(route in ROWS));
+    const isIdentity = (route: string) => route.includes(' /api/auth/');
+    const identity = routes.filter(isIdentity).map((route) => route.replace(' /api/auth/', ' /'));
+    expect(identity.sort(), 'identity endpoints without an expected row').toEqual(
+      Object.keys(IDENTITY_ROWS).sort(),
+    );
+    const missing = routes.filter((route) => !isIdentity(route) && !(route in ROWS));
     expect(missing, 'routes without an expected row').toEqual([]);
     const stale = Object.keys(ROWS).filter((route) => !routes.includes(route));
     expect(stale, 'rows for routes that no longer exist').toEqual([]);
@@ -401,7 +411,7 @@ describe('the whole API × every kind of caller', () => {
     expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(enabled.sort());
   });
 
-  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS })) {
+  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS, ...REFERENCE_ROWS })) {
     it(key, async () => {
       for (const caller of CALLERS) await runCase(key, row, caller);
     });

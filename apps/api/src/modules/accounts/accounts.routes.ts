@@ -1,15 +1,25 @@
 import {
   AccountSchema,
   FreeCreditTiersResponseSchema,
+  InitialSetupRequestSchema,
   TaxRatesResponseSchema,
+  UpdateAccountRequestSchema,
   type FreeCreditTier,
 } from '@portal/contracts';
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import { listFreeCreditTiers, listTaxRates } from './accounts.repository.ts';
 import { getMembership, toAccount, updateAccount } from './accounts.service.ts';
+
+const AccountUpdateBodySchema = z
+  .union([
+    InitialSetupRequestSchema.meta({ title: 'Organisation setup (before setup is done; super-admin)' }),
+    UpdateAccountRequestSchema.meta({ title: 'Billing details (after setup; needs VIEW_BILLING)' }),
+  ])
+  .describe('Before the organisation is set up, the setup form; after, the billing form.');
 
 export function accountsRoutes(deps: { db: Db; authenticate: preHandlerHookHandler }) {
   const { db, authenticate } = deps;
@@ -22,9 +32,16 @@ export function accountsRoutes(deps: { db: Db; authenticate: preHandlerHookHandl
       return toAccount(user, await getMembership(db, user));
     });
 
-    // The body is validated by the service: its shape depends on whether setup is done.
-    r.put('/', { schema: { response: { 200: AccountSchema } } }, async (request) =>
-      updateAccount(db, requireSessionUser(request), request.body),
+    // The body is validated by the service: which form applies, and whether the caller may send it
+    // at all, depends on whether setup is done. The schema documents both forms; it is not applied
+    // before the service, which answers each form's own field errors.
+    r.put(
+      '/',
+      {
+        schema: { body: AccountUpdateBodySchema, response: { 200: AccountSchema } },
+        validatorCompiler: () => (body) => ({ value: body }),
+      },
+      async (request) => updateAccount(db, requireSessionUser(request), request.body),
     );
 
     r.get('/tax', { schema: { response: { 200: TaxRatesResponseSchema } } }, async () => {

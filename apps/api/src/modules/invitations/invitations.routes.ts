@@ -13,6 +13,7 @@ import {
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from '../../auth/auth.ts';
+import { NoContentSchema } from '../../docs/no-content.ts';
 import { AppError } from '../../errors.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
@@ -43,10 +44,14 @@ export function invitationsRoutes(
       async (request, reply) => reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
     );
 
-    r.delete('/:invitationId', { schema: { params: InvitationIdParamsSchema } }, async (request, reply) => {
-      await service.cancel(requireSessionUser(request), request.params.invitationId);
-      return reply.status(204).send();
-    });
+    r.delete(
+      '/:invitationId',
+      { schema: { params: InvitationIdParamsSchema, response: { 204: NoContentSchema } } },
+      async (request, reply) => {
+        await service.cancel(requireSessionUser(request), request.params.invitationId);
+        return reply.status(204).send();
+      },
+    );
 
     r.post(
       '/:invitationId/resend',

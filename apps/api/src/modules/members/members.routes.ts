@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
 import { listRoles, membersService } from './members.service.ts';
@@ -45,15 +46,23 @@ export function membersRoutes(deps: { db: Db; authenticate: preHandlerHookHandle
       async (request) => service.update(requireSessionUser(request), request.params.memberId, request.body),
     );
 
-    r.delete('/:memberId', { schema: { params: MemberIdParamsSchema } }, async (request, reply) => {
-      await service.remove(requireSessionUser(request), request.params.memberId);
-      return reply.status(204).send();
-    });
+    r.delete(
+      '/:memberId',
+      { schema: { params: MemberIdParamsSchema, response: { 204: NoContentSchema } } },
+      async (request, reply) => {
+        await service.remove(requireSessionUser(request), request.params.memberId);
+        return reply.status(204).send();
+      },
+    );
 
     r.put(
       '/:memberId/password',
       {
-        schema: { params: MemberIdParamsSchema, body: ChangePasswordRequestSchema },
+        schema: {
+          params: MemberIdParamsSchema,
+          body: ChangePasswordRequestSchema,
+          response: { 204: NoContentSchema },
+        },
         // The current password is checked here: a stolen session must not become a password oracle.
         preHandler: async (request, reply) => {
           deps.limits.perIp(request, reply, 'change-password');

@@ -1,0 +1,204 @@
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  PasswordResetRequestSchema,
+  ResendVerificationRequestSchema,
+  SignInRequestSchema,
+  SignUpRequestSchema,
+  emailField,
+  strongPasswordField,
+} from '@portal/contracts';
+import { z } from 'zod';
+import { OTP_TTL_SECONDS, SESSION_COOKIE_NAME } from '../auth/auth.ts';
+
+/**
+ * One better-auth endpoint as the portal serves it under /api/auth. better-auth's handler is a
+ * single wildcard route, so the document cannot learn these from the routes: they are written
+ * here, from the contracts' schemas where the portal's forms have one, and from what better-auth
+ * answers otherwise (test/api-docs.test.ts checks every answer below against a real call).
+ */
+export interface IdentityEndpoint {
+  method: 'GET' | 'POST';
+  summary: string;
+  description: string;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The success answer: its status, what it means, and its body when it has one. */
+  success: { status: number; description: string; body?: z.ZodType };
+}
+
+const code = z.string().describe('The six-digit code from the mail.');
+
+const IdentityUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  image: z.string().nullable(),
+  emailVerified: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+const SuccessSchema = z.object({ success: z.literal(true) });
+
+const sessionCookie =
+  `Sets the HttpOnly session cookie \`${SESSION_COOKIE_NAME}\` (\`__Secure-\` prefixed on https), ` +
+  'good for 7 days and renewed daily while used.';
+const codeLifetime =
+  `A code lasts ${OTP_TTL_SECONDS / 60} minutes and allows 5 wrong guesses; ` +
+  'after that a new one has to be mailed.';
+
+/** The endpoints of auth.routes.ts's ENABLED_AUTH_ENDPOINTS, by their path under /api/auth. */
+export const IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
+  '/sign-up/email': {
+    method: 'POST',
+    summary: 'Sign up',
+    description:
+      'Creates an account and mails a verification code. The address must be corporate (a free-mail ' +
+      'address is refused with CORPORATE_EMAIL_REQUIRED) and the password must meet the policy. An ' +
+      'address that already has an account gets the same answer and a mail saying so, so the answer ' +
+      'does not tell which addresses are registered.',
+    body: SignUpRequestSchema.extend({
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(255)
+        .describe('The display name; the web app sends the part of the address before the @.'),
+    }),
+    success: {
+      status: 200,
+      description:
+        'The account, not yet verified; no session until the address is verified and the user signs in.',
+      body: z.object({ token: z.null(), user: IdentityUserSchema }),
+    },
+  },
+  '/email-otp/send-verification-otp': {
+    method: 'POST',
+    summary: 'Mail a new verification code',
+    description: `Mails a new code that verifies the address. ${codeLifetime}`,
+    body: ResendVerificationRequestSchema.extend({ type: z.literal('email-verification') }),
+    success: {
+      status: 200,
+      description: 'Mailed, or nothing to do for an unknown address.',
+      body: SuccessSchema,
+    },
+  },
+  '/email-otp/verify-email': {
+    method: 'POST',
+    summary: 'Verify the address',
+    description: `Confirms the address with the mailed code; the user signs in afterwards. ${codeLifetime}`,
+    body: z.object({ email: emailField, otp: code }),
+    success: {
+      status: 200,
+      description: 'Verified.',
+      body: z.object({ status: z.literal(true), token: z.string().nullable(), user: IdentityUserSchema }),
+    },
+  },
+  '/sign-in/email': {
+    method: 'POST',
+    summary: 'Sign in',
+    description:
+      `${sessionCookie} A wrong address or password answers 401 INVALID_EMAIL_OR_PASSWORD; an ` +
+      'unverified address 403 EMAIL_NOT_VERIFIED. Repeated failures are limited per address and per client.',
+    body: SignInRequestSchema,
+    success: {
+      status: 200,
+      description: 'Signed in.',
+      body: z.object({
+        redirect: z.literal(false),
+        token: z.string().describe('The session token the cookie carries.'),
+        user: IdentityUserSchema,
+      }),
+    },
+  },
+  '/sign-out': {
+    method: 'POST',
+    summary: 'Sign out',
+    description: 'Ends the session of the cookie sent with the call and clears the cookie.',
+    body: z.object({}).describe('An empty object.'),
+    success: { status: 200, description: 'Signed out.', body: SuccessSchema },
+  },
+  '/email-otp/request-password-reset': {
+    method: 'POST',
+    summary: 'Mail a password reset code',
+    description: `Mails a code that lets the user set a new password. ${codeLifetime}`,
+    body: PasswordResetRequestSchema,
+    success: {
+      status: 200,
+      description: 'Mailed; an unknown address gets the same answer and no mail.',
+      body: SuccessSchema,
+    },
+  },
+  '/email-otp/reset-password': {
+    method: 'POST',
+    summary: 'Set a new password with the mailed code',
+    description: `The new password must meet the sign-up policy; the account's sessions end. ${codeLifetime}`,
+    body: PasswordResetRequestSchema.extend({ otp: code, password: strongPasswordField }),
+    success: { status: 200, description: 'The password is changed.', body: SuccessSchema },
+  },
+  '/token': {
+    method: 'GET',
+    summary: 'Access token',
+    description:
+      `Needs the session cookie. Answers a ${ACCESS_TOKEN_TTL_SECONDS / 60}-minute access token (a JWT ` +
+      'signed with a key from /api/auth/jwks): the regions open a console session with it, and a ' +
+      'client without cookies sends it to the portal API as `Authorization: Bearer <token>`.',
+    success: { status: 200, description: 'The access token.', body: z.object({ token: z.string() }) },
+  },
+  '/jwks': {
+    method: 'GET',
+    summary: 'Public keys of the access tokens',
+    description: 'The JSON Web Key Set that verifies the access tokens of /api/auth/token.',
+    success: {
+      status: 200,
+      description: 'The key set.',
+      body: z.object({
+        keys: z.array(
+          z.object({ kty: z.string(), crv: z.string(), x: z.string(), alg: z.string(), kid: z.string() }),
+        ),
+      }),
+    },
+  },
+};
+
+/** Served only when Google sign-in is configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
+export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
+  '/sign-in/social': {
+    method: 'POST',
+    summary: 'Start Google sign-in',
+    description:
+      "Answers Google's sign-in address for the browser to open; Google sends the browser back to " +
+      '/api/auth/callback/google. The callback addresses must be on the portal (paths such as `/`).',
+    body: z.object({
+      provider: z.literal('google'),
+      callbackURL: z.string().optional().describe('Where the browser lands once signed in.'),
+      errorCallbackURL: z
+        .string()
+        .optional()
+        .describe('Where it lands when sign-in fails, with `error` in the query.'),
+      newUserCallbackURL: z.string().optional().describe('Where a user signed in for the first time lands.'),
+    }),
+    success: {
+      status: 200,
+      description: "Google's sign-in address.",
+      body: z.object({ url: z.url(), redirect: z.literal(true) }),
+    },
+  },
+  '/callback/google': {
+    method: 'GET',
+    summary: 'Google sign-in callback',
+    description: `Google's redirect back to the portal; not called by clients. ${sessionCookie}`,
+    query: z.object({
+      state: z.string(),
+      code: z.string().optional(),
+      error: z.string().optional(),
+      error_description: z.string().optional(),
+    }),
+    success: {
+      status: 302,
+      description:
+        'Redirects the browser to the address named when sign-in started ' +
+        '(the error address, with `error`, when it failed).',
+    },
+  },
+};

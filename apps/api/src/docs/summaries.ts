@@ -1,0 +1,45 @@
+/**
+ * The one-line summary of each route in the API reference, by `METHOD path` as the document names
+ * it. The routes' own schemas say what goes in and out; this says what the call is for.
+ * test/api-docs.test.ts fails for a documented route without one.
+ */
+export const OPERATION_SUMMARIES: Record<string, string> = {
+  'GET /api/health': 'Whether the server is up',
+  'GET /api/v1/config/': 'Public configuration: product name, sign-in options, help links',
+  'GET /api/v1/utils/countries': 'Countries of the billing forms',
+  'GET /api/v1/utils/subdivisions': "A country's states or provinces",
+
+  'GET /api/v1/accounts/me': "The signed-in user's account and organisation (created at the first call)",
+  'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
+  'GET /api/v1/accounts/tax': 'Tax rates by billing country',
+  'GET /api/v1/accounts/freecredits': 'Free credit granted for each top-up amount',
+
+  'GET /api/v1/applications/': 'Applications the caller may see',
+  'POST /api/v1/applications/': 'Create an application in a region',
+  'GET /api/v1/applications/{applicationId}': 'One application',
+  'PUT /api/v1/applications/{applicationId}': 'Rename an application',
+  'POST /api/v1/applications/{applicationId}/deactivate': 'Deactivate an application (its name confirms it)',
+  'POST /api/v1/applications/{applicationId}/reactivate': 'Reactivate a deactivated application',
+
+  'GET /api/v1/members/': "The organisation's members",
+  'GET /api/v1/members/me': "The caller's own membership",
+  'GET /api/v1/members/{memberId}': 'One member',
+  'PUT /api/v1/members/{memberId}': "Change a member's name, role and application access",
+  'DELETE /api/v1/members/{memberId}': 'Remove a member',
+  'PUT /api/v1/members/{memberId}/password': 'Change your own password',
+  'GET /api/v1/roles/': 'The roles a member can have',
+
+  'GET /api/v1/invitations/': 'Pending invitations',
+  'POST /api/v1/invitations/': 'Invite people by address, with a role and application access',
+  'DELETE /api/v1/invitations/{invitationId}': 'Cancel an invitation',
+  'POST /api/v1/invitations/{invitationId}/resend': 'Mail an invitation again',
+  'POST /api/invitations/verify': "Check an invitation link's code (the invitee, before having an account)",
+  'POST /api/invitations/{invitationId}/confirm': 'Accept an invitation: creates the account and signs in',
+
+  'POST /api/internal/v1/regional-sessions/check':
+    "A region asks whether a console session may go on (the regions' admin token, not a member's session)",
+
+  'GET /dev/mailbox/': 'Development outbox: every mail the portal sent (not mounted in production)',
+  'GET /dev/mailbox/messages': 'Development outbox: the latest mails, optionally to one address',
+  'GET /dev/mailbox/messages/{id}': 'Development outbox: one mail as HTML',
+};

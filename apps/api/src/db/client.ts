@@ -15,6 +15,11 @@ export type Schema = typeof schema;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- both drivers share this query-builder surface
 export type Db = PgDatabase<PgQueryResultHKT, Schema, any>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * What repositories run their statements on: the database, or a transaction a service opened, so
+ * that one service can put several repository writes in one transaction.
+ */
+export type Executor = Db | Tx;
 
 export interface Database {
   db: Db;

@@ -6,8 +6,8 @@ import {
   findApplicationById,
   listInitializingApplicationIds,
   markProvisioned,
+  recordNetwork,
   recordProvisioningAttempt,
-  updateApplicationInState,
 } from '../modules/applications/applications.repository.ts';
 import type { RegionClient } from '../regions/region-client.ts';
 
@@ -75,10 +75,7 @@ export async function provisionApplication(deps: ProvisioningDeps, applicationId
           name: app.name,
         });
     if (network.networkId !== app.networkId || network.consoleUrl !== app.consoleUrl) {
-      await updateApplicationInState(db, app.id, 'initializing', {
-        networkId: network.networkId,
-        consoleUrl: network.consoleUrl,
-      });
+      await recordNetwork(db, app.id, { networkId: network.networkId, consoleUrl: network.consoleUrl });
     }
     const deadline = Date.now() + deps.pollMs;
     while (network.status === 'provisioning' && Date.now() < deadline) {

@@ -13,11 +13,12 @@ import type { z } from 'zod';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
+import { updateMember } from '../members/members.repository.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import {
-  completeOrganizationSetup,
-  createOrganizationForUser,
   findMembershipByUserId,
+  insertOrganization,
+  insertSuperAdmin,
   updateOrganization,
 } from './accounts.repository.ts';
 
@@ -28,15 +29,33 @@ export async function getMembership(db: Db, user: SessionUser): Promise<Membersh
   if (user.membership) return user.membership;
   const existing = await findMembershipByUserId(db, user.userId);
   if (existing) return existing;
-  await createOrganizationForUser(db, {
-    userId: user.userId,
-    email: user.email,
-    displayName: user.name || user.email.split('@')[0] || user.email,
-    superAdminRole: SUPER_ADMIN_ROLE,
-  });
+  await createOrganizationForUser(db, user);
   const created = await findMembershipByUserId(db, user.userId);
   if (!created) throw new AppError('INTERNAL_ERROR');
   return created;
+}
+
+/**
+ * Creates the organisation a new user will set up, with the user as its super-admin. Idempotent:
+ * concurrent first requests of one user end with a single membership.
+ */
+async function createOrganizationForUser(db: Db, user: SessionUser) {
+  const alreadyMember = new Error('already a member');
+  try {
+    await db.transaction(async (tx) => {
+      const organizationId = crypto.randomUUID();
+      await insertOrganization(tx, { id: organizationId, email: user.email });
+      const inserted = await insertSuperAdmin(tx, organizationId, {
+        userId: user.userId,
+        displayName: user.name || user.email.split('@')[0] || user.email,
+        roleId: SUPER_ADMIN_ROLE,
+      });
+      // Another request created the membership first: roll back this organisation.
+      if (!inserted) throw alreadyMember;
+    });
+  } catch (error) {
+    if (error !== alreadyMember) throw error;
+  }
 }
 
 /** The caller's membership for an organisation endpoint; a user without one has no role, hence no permission. */
@@ -113,11 +132,9 @@ export async function updateAccount(
     if (input.billingCountry && !isKnownCountry(input.billingCountry)) {
       throw fieldError('billingCountry', 'errors.unknownCountry');
     }
-    const completed = await completeOrganizationSetup(db, {
-      organizationId: organization.id,
-      memberId: member.id,
-      displayName: `${input.firstName} ${input.lastName}`,
-      values: {
+    // The organisation is filled and its creator named after the person in the form, together.
+    const completed = await db.transaction(async (tx) => {
+      const updatedOrganization = await updateOrganization(tx, organization.id, {
         name: input.organization,
         firstName: input.firstName,
         lastName: input.lastName,
@@ -126,9 +143,13 @@ export async function updateAccount(
         trialEndAt: new Date(now.getTime() + TRIAL_LENGTH_DAYS * DAY_MS),
         privacyPolicyAcceptedAt: now,
         termsAcceptedAt: now,
-      },
+      });
+      const updatedMember = await updateMember(tx, organization.id, member.id, {
+        displayName: `${input.firstName} ${input.lastName}`,
+      });
+      if (!updatedOrganization || !updatedMember) throw new AppError('NOT_FOUND');
+      return { member: updatedMember, organization: updatedOrganization };
     });
-    if (!completed) throw new AppError('NOT_FOUND');
     return toAccount(user, completed);
   }
 

@@ -1,13 +1,13 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
 export type ApplicationRow = typeof schema.application.$inferSelect;
 
 /** The application ids a member limited to selected applications may see (possibly none). */
-export async function findMemberScope(db: Db, memberId: string): Promise<string[]> {
-  const rows = await db
+export async function findMemberScope(executor: Executor, memberId: string): Promise<string[]> {
+  const rows = await executor
     .select({ applicationId: schema.memberApplicationScope.applicationId })
     .from(schema.memberApplicationScope)
     .where(eq(schema.memberApplicationScope.memberId, memberId));
@@ -22,31 +22,31 @@ function visibleTo(organizationId: string, scope: string[] | undefined) {
 }
 
 export async function listApplications(
-  db: Db,
+  executor: Executor,
   organizationId: string,
   scope: string[] | undefined,
   limit: number,
 ) {
   const where = visibleTo(organizationId, scope);
   const [rows, [totalRow]] = await Promise.all([
-    db
+    executor
       .select()
       .from(schema.application)
       .where(where)
       .orderBy(desc(schema.application.createdAt), desc(schema.application.id))
       .limit(limit),
-    db.select({ total: count() }).from(schema.application).where(where),
+    executor.select({ total: count() }).from(schema.application).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };
 }
 
 export async function findApplication(
-  db: Db,
+  executor: Executor,
   organizationId: string,
   scope: string[] | undefined,
   applicationId: string,
 ): Promise<ApplicationRow | undefined> {
-  const [row] = await db
+  const [row] = await executor
     .select()
     .from(schema.application)
     .where(and(visibleTo(organizationId, scope), eq(schema.application.id, applicationId)))
@@ -54,11 +54,12 @@ export async function findApplication(
   return row;
 }
 
+/** The application whatever its organisation: for the provisioning job, which is given an application id. */
 export async function findApplicationById(
-  db: Db,
+  executor: Executor,
   applicationId: string,
 ): Promise<ApplicationRow | undefined> {
-  const [row] = await db
+  const [row] = await executor
     .select()
     .from(schema.application)
     .where(eq(schema.application.id, applicationId))
@@ -91,39 +92,64 @@ export async function lockOrganizationAndCount(
 }
 
 export async function insertApplication(
-  tx: Tx,
-  values: { id: string; organizationId: string; name: string; plan: PlanKey; region: RegionKey },
+  executor: Executor,
+  organizationId: string,
+  values: { id: string; name: string; plan: PlanKey; region: RegionKey },
 ): Promise<ApplicationRow> {
-  const [row] = await tx
+  const [row] = await executor
     .insert(schema.application)
-    .values({ ...values, state: 'initializing' })
+    .values({ ...values, organizationId, state: 'initializing' })
     .returning();
   if (!row) throw new Error('application insert returned no row');
   return row;
 }
 
-export async function addToMemberScope(tx: Tx, memberId: string, applicationId: string) {
-  await tx.insert(schema.memberApplicationScope).values({ memberId, applicationId });
-}
-
-/** Updates an application only while it is still in the expected state; undefined when it moved on. */
+/**
+ * Updates an application of the organisation only while it is still in the expected state;
+ * undefined when it moved on or belongs to another organisation.
+ */
 export async function updateApplicationInState(
-  db: Db | Tx,
+  executor: Executor,
+  organizationId: string,
   applicationId: string,
   expectedState: ApplicationState,
-  values: Partial<Pick<ApplicationRow, 'name' | 'state' | 'deactivatedAt' | 'networkId' | 'consoleUrl'>>,
+  values: Partial<Pick<ApplicationRow, 'name' | 'state' | 'deactivatedAt'>>,
 ): Promise<ApplicationRow | undefined> {
-  const [row] = await db
+  const [row] = await executor
     .update(schema.application)
     .set(values)
-    .where(and(eq(schema.application.id, applicationId), eq(schema.application.state, expectedState)))
+    .where(
+      and(
+        eq(schema.application.organizationId, organizationId),
+        eq(schema.application.id, applicationId),
+        eq(schema.application.state, expectedState),
+      ),
+    )
     .returning();
   return row;
 }
 
+/*
+ * The provisioning job's writes are keyed by application id alone: the job acts for an
+ * application it was given by id (the job id), not for a caller, so there is no caller's
+ * organisation to scope by; each write waits for the state the job expects instead.
+ */
+
+/** The provisioning job keeps the region's network id and console URL while the app is initializing. */
+export async function recordNetwork(
+  executor: Executor,
+  applicationId: string,
+  network: Pick<ApplicationRow, 'networkId' | 'consoleUrl'>,
+) {
+  await executor
+    .update(schema.application)
+    .set(network)
+    .where(and(eq(schema.application.id, applicationId), eq(schema.application.state, 'initializing')));
+}
+
 /** Marks a provisioned app active and counts the successful attempt in one statement, so no reader sees one without the other. */
-export async function markProvisioned(db: Db, applicationId: string) {
-  await db
+export async function markProvisioned(executor: Executor, applicationId: string) {
+  await executor
     .update(schema.application)
     .set({
       state: 'active',
@@ -133,8 +159,12 @@ export async function markProvisioned(db: Db, applicationId: string) {
     .where(and(eq(schema.application.id, applicationId), eq(schema.application.state, 'initializing')));
 }
 
-export async function recordProvisioningAttempt(db: Db, applicationId: string, error: string | null) {
-  await db
+export async function recordProvisioningAttempt(
+  executor: Executor,
+  applicationId: string,
+  error: string | null,
+) {
+  await executor
     .update(schema.application)
     .set({
       provisioningAttempts: sql`${schema.application.provisioningAttempts} + 1`,
@@ -143,8 +173,8 @@ export async function recordProvisioningAttempt(db: Db, applicationId: string, e
     .where(eq(schema.application.id, applicationId));
 }
 
-export async function listInitializingApplicationIds(db: Db): Promise<string[]> {
-  const rows = await db
+export async function listInitializingApplicationIds(executor: Executor): Promise<string[]> {
+  const rows = await executor
     .select({ id: schema.application.id })
     .from(schema.application)
     .where(eq(schema.application.state, 'initializing'));

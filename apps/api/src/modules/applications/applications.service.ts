@@ -13,8 +13,8 @@ import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
 import { requireMembership } from '../accounts/accounts.service.ts';
+import { addToMemberScope } from '../members/members.repository.ts';
 import {
-  addToMemberScope,
   findApplication,
   findMemberScope,
   insertApplication,
@@ -130,13 +130,13 @@ export function applicationsService(deps: ApplicationsDeps) {
       const row = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
         if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
-        const inserted = await insertApplication(tx, {
+        const inserted = await insertApplication(tx, organization.id, {
           id: crypto.randomUUID(),
-          organizationId: organization.id,
           ...request,
         });
         // A member limited to some applications keeps sight of the one they create (decision 010).
-        if (caller.scope) await addToMemberScope(tx, caller.membership.member.id, inserted.id);
+        const { member } = caller.membership;
+        if (caller.scope) await addToMemberScope(tx, organization.id, member.id, [inserted.id]);
         return inserted;
       });
       await deps.enqueueProvisioning(row.id);
@@ -145,24 +145,26 @@ export function applicationsService(deps: ApplicationsDeps) {
 
     async rename(user: SessionUser, applicationId: string, name: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
+      const { organization } = caller.membership;
       const row = await visibleApplication(db, caller, applicationId);
       if (row.state !== 'active' || !row.networkId) throw new AppError('APPLICATION_NOT_ACTIVE');
       const { networkId } = row;
       // The region is renamed first: if it is down the user sees 503 and both sides keep the old name.
       await inRegion(() => regions.renameNetwork(row.region, networkId, name));
-      const updated = await updateApplicationInState(db, row.id, 'active', { name });
+      const updated = await updateApplicationInState(db, organization.id, row.id, 'active', { name });
       if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
       return present(updated, caller);
     },
 
     async deactivate(user: SessionUser, applicationId: string, confirmName: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
+      const { organization } = caller.membership;
       const row = await visibleApplication(db, caller, applicationId);
       if (row.state !== 'active' || !row.networkId) throw new AppError('APPLICATION_NOT_ACTIVE');
       if (confirmName !== row.name) throw new AppError('CONFIRM_NAME_MISMATCH', { field: 'confirmName' });
       const { networkId } = row;
       await inRegion(() => regions.deactivateNetwork(row.region, networkId));
-      const updated = await updateApplicationInState(db, row.id, 'active', {
+      const updated = await updateApplicationInState(db, organization.id, row.id, 'active', {
         state: 'deactivated',
         deactivatedAt: new Date(),
       });
@@ -183,19 +185,21 @@ export function applicationsService(deps: ApplicationsDeps) {
       const updated = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
         if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
-        return updateApplicationInState(tx, row.id, 'deactivated', { state: 'active', deactivatedAt: null });
+        return updateApplicationInState(tx, organization.id, row.id, 'deactivated', {
+          state: 'active',
+          deactivatedAt: null,
+        });
       });
       if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');
       try {
         await inRegion(() => regions.reactivateNetwork(row.region, networkId));
       } catch (error) {
-        await updateApplicationInState(db, row.id, 'active', {
+        await updateApplicationInState(db, organization.id, row.id, 'active', {
           state: 'deactivated',
           deactivatedAt: row.deactivatedAt,
         });
         throw error;
       }
-      if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');
       return present(updated, caller);
     },
   };

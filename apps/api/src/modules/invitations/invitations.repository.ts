@@ -1,28 +1,28 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { OPEN_INVITATION_STATUSES } from '@portal/contracts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
 export type InvitationRow = typeof schema.invitation.$inferSelect;
 
 const isOpen = inArray(schema.invitation.status, [...OPEN_INVITATION_STATUSES]);
 
-export async function listOpenInvitations(db: Db, organizationId: string, limit: number) {
+export async function listOpenInvitations(executor: Executor, organizationId: string, limit: number) {
   const where = and(eq(schema.invitation.organizationId, organizationId), isOpen);
   const [rows, [totalRow]] = await Promise.all([
-    db
+    executor
       .select()
       .from(schema.invitation)
       .where(where)
       .orderBy(desc(schema.invitation.createdAt), desc(schema.invitation.id))
       .limit(limit),
-    db.select({ total: count() }).from(schema.invitation).where(where),
+    executor.select({ total: count() }).from(schema.invitation).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-export async function findInvitation(db: Db | Tx, organizationId: string, invitationId: string) {
-  const [row] = await db
+export async function findInvitation(executor: Executor, organizationId: string, invitationId: string) {
+  const [row] = await executor
     .select()
     .from(schema.invitation)
     .where(and(eq(schema.invitation.organizationId, organizationId), eq(schema.invitation.id, invitationId)))
@@ -31,8 +31,8 @@ export async function findInvitation(db: Db | Tx, organizationId: string, invita
 }
 
 /** An invitation and its organisation's name by the hash of its code. */
-export async function findInvitationByCodeHash(db: Db | Tx, codeHash: string) {
-  const [row] = await db
+export async function findInvitationByCodeHash(executor: Executor, codeHash: string) {
+  const [row] = await executor
     .select({ invitation: schema.invitation, organizationName: schema.organization.name })
     .from(schema.invitation)
     .innerJoin(schema.organization, eq(schema.organization.id, schema.invitation.organizationId))
@@ -42,11 +42,11 @@ export async function findInvitationByCodeHash(db: Db | Tx, codeHash: string) {
 }
 
 /** Locks the invitation row until the transaction ends: one confirmation wins, a second sees it confirmed. */
-export async function lockInvitation(tx: Tx, invitationId: string) {
+export async function lockInvitation(tx: Tx, organizationId: string, invitationId: string) {
   const [row] = await tx
     .select()
     .from(schema.invitation)
-    .where(eq(schema.invitation.id, invitationId))
+    .where(and(eq(schema.invitation.organizationId, organizationId), eq(schema.invitation.id, invitationId)))
     .for('update')
     .limit(1);
   return row;
@@ -71,9 +71,9 @@ export async function lockOrganizationAndCountSeats(tx: Tx, organizationId: stri
 }
 
 /** Which of the addresses already have a portal user, and the organisation each one belongs to. */
-export async function findUsersByEmail(db: Db | Tx, emails: readonly string[]) {
+export async function findUsersByEmail(executor: Executor, emails: readonly string[]) {
   if (emails.length === 0) return [];
-  return db
+  return executor
     .select({ email: schema.user.email, organizationId: schema.member.organizationId })
     .from(schema.user)
     .leftJoin(schema.member, eq(schema.member.userId, schema.user.id))
@@ -81,12 +81,12 @@ export async function findUsersByEmail(db: Db | Tx, emails: readonly string[]) {
 }
 
 export async function findOpenInvitationEmails(
-  db: Db | Tx,
+  executor: Executor,
   organizationId: string,
   emails: readonly string[],
 ) {
   if (emails.length === 0) return [];
-  const rows = await db
+  const rows = await executor
     .select({ email: schema.invitation.email })
     .from(schema.invitation)
     .where(
@@ -99,20 +99,37 @@ export async function findOpenInvitationEmails(
   return rows.map((row) => row.email);
 }
 
-export async function insertInvitations(tx: Tx, rows: (typeof schema.invitation.$inferInsert)[]) {
-  return tx.insert(schema.invitation).values(rows).returning();
+export async function insertInvitations(
+  executor: Executor,
+  organizationId: string,
+  rows: Omit<typeof schema.invitation.$inferInsert, 'organizationId'>[],
+) {
+  return executor
+    .insert(schema.invitation)
+    .values(rows.map((row) => ({ ...row, organizationId })))
+    .returning();
 }
 
-/** Changes an invitation only while it is still open; undefined when it was confirmed or cancelled meanwhile. */
+/**
+ * Changes an invitation of the organisation only while it is still open; undefined when it was
+ * confirmed or cancelled meanwhile, or belongs to another organisation.
+ */
 export async function updateOpenInvitation(
-  db: Db | Tx,
+  executor: Executor,
+  organizationId: string,
   invitationId: string,
   values: Partial<Pick<InvitationRow, 'status' | 'codeHash' | 'expiresAt'>>,
 ) {
-  const [row] = await db
+  const [row] = await executor
     .update(schema.invitation)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(schema.invitation.id, invitationId), isOpen))
+    .where(
+      and(
+        eq(schema.invitation.organizationId, organizationId),
+        eq(schema.invitation.id, invitationId),
+        isOpen,
+      ),
+    )
     .returning();
   return row;
 }

@@ -14,16 +14,19 @@ import {
   type RoleId,
   type VerifyInvitationResponse,
 } from '@portal/contracts';
-import { CREDENTIAL_PROVIDER_ID, hashPassword } from '../../auth/auth.ts';
+import { hashPassword } from '../../auth/auth.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import { isUniqueViolation, type Db } from '../../db/client.ts';
-import * as schema from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invitationMail } from '../../mail/templates.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { requireMembership } from '../accounts/accounts.service.ts';
-import { findOrganizationApplications, setMemberScope } from '../members/members.repository.ts';
+import {
+  findOrganizationApplications,
+  insertMemberUser,
+  setMemberScope,
+} from '../members/members.repository.ts';
 import { assertAssignable, memberById, resolveApplicationScope } from '../members/members.service.ts';
 import {
   findInvitation,
@@ -237,13 +240,13 @@ export function invitationsService(deps: InvitationsDeps) {
         const expiresAt = new Date(now.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS);
         return insertInvitations(
           tx,
+          organizationId,
           emails.map((email) => {
             const { code, codeHash } = newCode();
             const id = crypto.randomUUID();
             codes.set(id, code);
             return {
               id,
-              organizationId,
               email,
               roleId,
               applicationIds,
@@ -262,7 +265,7 @@ export function invitationsService(deps: InvitationsDeps) {
       const caller = await requireMembership(db, user);
       assertPermission(caller.member.roleId, 'INVITE_MEMBER');
       await manageableInvitation(caller, invitationId);
-      if (!(await updateOpenInvitation(db, invitationId, { status: 'cancelled' }))) {
+      if (!(await updateOpenInvitation(db, caller.organization.id, invitationId, { status: 'cancelled' }))) {
         throw new AppError('INVITATION_NOT_OPEN');
       }
     },
@@ -274,7 +277,11 @@ export function invitationsService(deps: InvitationsDeps) {
       await manageableInvitation(caller, invitationId);
       const { code, codeHash } = newCode();
       const expiresAt = new Date(now.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS);
-      const updated = await updateOpenInvitation(db, invitationId, { status: 'resent', codeHash, expiresAt });
+      const updated = await updateOpenInvitation(db, caller.organization.id, invitationId, {
+        status: 'resent',
+        codeHash,
+        expiresAt,
+      });
       if (!updated) throw new AppError('INVITATION_NOT_OPEN');
       await sendInvitation(caller, updated, code);
       const [invitation] = await present([updated], caller.organization.id);
@@ -297,55 +304,48 @@ export function invitationsService(deps: InvitationsDeps) {
       const passwordHash = await hashPassword(body.password);
       const userId = crypto.randomUUID();
       const memberId = crypto.randomUUID();
+      // The organisation is the invitation's: the code, not a session, says who is joining where.
+      const { organizationId } = invitation;
       const joined = db.transaction(async (tx) => {
-        const locked = await lockInvitation(tx, invitationId);
+        const locked = await lockInvitation(tx, organizationId, invitationId);
         if (!locked || locked.codeHash !== invitation.codeHash || !isOpen(locked)) {
           throw new AppError('INVITATION_CODE_INVALID');
         }
         const [existing] = await findUsersByEmail(tx, [locked.email]);
-        if (existing) throw emailTakenError(locked.email, existing.organizationId, locked.organizationId);
-        await tx
-          .insert(schema.user)
-          .values({ id: userId, name: body.displayName, email: locked.email, emailVerified: true });
-        await tx.insert(schema.account).values({
-          id: crypto.randomUUID(),
-          accountId: userId,
-          providerId: CREDENTIAL_PROVIDER_ID,
+        if (existing) throw emailTakenError(locked.email, existing.organizationId, organizationId);
+        await insertMemberUser(tx, organizationId, {
           userId,
-          password: passwordHash,
-        });
-        await tx.insert(schema.member).values({
-          id: memberId,
-          organizationId: locked.organizationId,
-          userId,
+          memberId,
+          email: locked.email,
           displayName: body.displayName,
+          passwordHash,
           roleId: locked.roleId,
           allApplications: locked.applicationIds === null,
         });
         if (locked.applicationIds) {
           const remaining = await findOrganizationApplications(
             tx,
-            locked.organizationId,
+            organizationId,
             locked.applicationIds,
             JOINABLE_APPLICATION_STATES,
           );
           await setMemberScope(
             tx,
+            organizationId,
             memberId,
             remaining.map((app) => app.id),
           );
         }
-        await updateOpenInvitation(tx, invitationId, { status: 'confirmed' });
+        await updateOpenInvitation(tx, organizationId, invitationId, { status: 'confirmed' });
       });
       try {
         await joined;
       } catch (error) {
         // Someone signed up with the address between the check and the insert.
-        if (isUniqueViolation(error))
-          throw emailTakenError(invitation.email, null, invitation.organizationId);
+        if (isUniqueViolation(error)) throw emailTakenError(invitation.email, null, organizationId);
         throw error;
       }
-      return { email: invitation.email, member: await memberById(db, invitation.organizationId, memberId) };
+      return { email: invitation.email, member: await memberById(db, organizationId, memberId) };
     },
   };
 }

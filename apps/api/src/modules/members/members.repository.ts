@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ApplicationScope, ApplicationState } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
 const hasPassword = sql<boolean>`EXISTS (SELECT 1 FROM ${schema.account} WHERE ${schema.account.userId} = ${schema.member.userId} AND ${schema.account.providerId} = ${CREDENTIAL_PROVIDER_ID})`;
@@ -28,8 +28,8 @@ export type MemberRow = {
   hasPassword: boolean;
 };
 
-function membersQuery(db: Db | Tx, where: ReturnType<typeof and>) {
-  return db
+function membersQuery(executor: Executor, where: ReturnType<typeof and>) {
+  return executor
     .select(MEMBER_ROW)
     .from(schema.member)
     .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
@@ -37,34 +37,37 @@ function membersQuery(db: Db | Tx, where: ReturnType<typeof and>) {
 }
 
 /** An organisation's members by display name (then id, so that equal names keep one order). */
-export async function listMembers(db: Db, organizationId: string, limit: number) {
+export async function listMembers(executor: Executor, organizationId: string, limit: number) {
   const inOrganization = eq(schema.member.organizationId, organizationId);
   const [rows, [totalRow]] = await Promise.all([
-    membersQuery(db, inOrganization)
+    membersQuery(executor, inOrganization)
       .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
       .limit(limit),
-    db.select({ total: count() }).from(schema.member).where(inOrganization),
+    executor.select({ total: count() }).from(schema.member).where(inOrganization),
   ]);
   return { rows: rows as MemberRow[], total: totalRow?.total ?? 0 };
 }
 
 export async function findMember(
-  db: Db | Tx,
+  executor: Executor,
   organizationId: string,
   memberId: string,
 ): Promise<MemberRow | undefined> {
   const [row] = await membersQuery(
-    db,
+    executor,
     and(eq(schema.member.organizationId, organizationId), eq(schema.member.id, memberId)),
   ).limit(1);
   return row as MemberRow | undefined;
 }
 
 /** The selected applications (id and name) of each given member, for members limited to some. */
-export async function scopesOfMembers(db: Db, memberIds: string[]): Promise<Map<string, ApplicationScope[]>> {
+export async function scopesOfMembers(
+  executor: Executor,
+  memberIds: string[],
+): Promise<Map<string, ApplicationScope[]>> {
   const scopes = new Map<string, ApplicationScope[]>();
   if (memberIds.length === 0) return scopes;
-  const rows = await db
+  const rows = await executor
     .select({
       memberId: schema.memberApplicationScope.memberId,
       id: schema.application.id,
@@ -84,13 +87,13 @@ export async function scopesOfMembers(db: Db, memberIds: string[]): Promise<Map<
 
 /** Id and name of each given application of the organisation in one of the states (unknown ids are left out). */
 export async function findOrganizationApplications(
-  db: Db | Tx,
+  executor: Executor,
   organizationId: string,
   applicationIds: readonly string[],
   states: readonly ApplicationState[],
 ): Promise<ApplicationScope[]> {
   if (applicationIds.length === 0) return [];
-  return db
+  return executor
     .select({ id: schema.application.id, name: schema.application.name })
     .from(schema.application)
     .where(
@@ -103,53 +106,132 @@ export async function findOrganizationApplications(
     .orderBy(asc(schema.application.name));
 }
 
-/** Replaces a member's role, name and application access in one transaction. */
-export async function updateMember(
-  db: Db,
-  memberId: string,
-  values: { displayName: string; roleId: string; applicationIds: string[] | null },
-) {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(schema.member)
-      .set({
-        displayName: values.displayName,
-        roleId: values.roleId,
-        allApplications: values.applicationIds === null,
-        updatedAt: new Date(),
-      })
-      .where(eq(schema.member.id, memberId));
-    await setMemberScope(tx, memberId, values.applicationIds);
-  });
-}
-
-export async function setMemberScope(tx: Tx, memberId: string, applicationIds: string[] | null) {
-  await tx.delete(schema.memberApplicationScope).where(eq(schema.memberApplicationScope.memberId, memberId));
-  if (applicationIds && applicationIds.length > 0) {
-    await tx
-      .insert(schema.memberApplicationScope)
-      .values(applicationIds.map((applicationId) => ({ memberId, applicationId })));
-  }
-}
-
-export async function renameMember(db: Db, memberId: string, displayName: string) {
-  await db
-    .update(schema.member)
-    .set({ displayName, updatedAt: new Date() })
-    .where(eq(schema.member.id, memberId));
+/**
+ * The member ids or user ids of the organisation's members, for writes keyed by either to leave
+ * other organisations' members alone.
+ */
+function organizationMembers(executor: Executor, organizationId: string, key: 'id' | 'userId') {
+  return executor
+    .select({ key: schema.member[key] })
+    .from(schema.member)
+    .where(eq(schema.member.organizationId, organizationId));
 }
 
 /**
- * Removes a member by removing their portal user: a user belongs to one organisation, and the
- * user's sessions, sign-in methods and application scopes go with it in the same statement, so
- * the next request of any of their sessions is refused.
+ * A new portal user who is a member of the organisation: the user (their email verified), their
+ * password sign-in and their membership.
  */
-export async function deleteMemberUser(db: Db, userId: string) {
-  await db.delete(schema.user).where(eq(schema.user.id, userId));
+export async function insertMemberUser(
+  executor: Executor,
+  organizationId: string,
+  values: {
+    userId: string;
+    memberId: string;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    roleId: string;
+    allApplications: boolean;
+  },
+) {
+  const { userId, displayName } = values;
+  await executor
+    .insert(schema.user)
+    .values({ id: userId, name: displayName, email: values.email, emailVerified: true });
+  await executor.insert(schema.account).values({
+    id: crypto.randomUUID(),
+    accountId: userId,
+    providerId: CREDENTIAL_PROVIDER_ID,
+    userId,
+    password: values.passwordHash,
+  });
+  await executor.insert(schema.member).values({
+    id: values.memberId,
+    organizationId,
+    userId,
+    displayName,
+    roleId: values.roleId,
+    allApplications: values.allApplications,
+  });
 }
 
-export async function findPasswordHash(db: Db, userId: string): Promise<string | undefined> {
-  const [row] = await db
+/** Changes a member of the organisation; undefined when the organisation has no such member. */
+export async function updateMember(
+  executor: Executor,
+  organizationId: string,
+  memberId: string,
+  values: Partial<Pick<typeof schema.member.$inferInsert, 'displayName' | 'roleId' | 'allApplications'>>,
+) {
+  const [row] = await executor
+    .update(schema.member)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(schema.member.organizationId, organizationId), eq(schema.member.id, memberId)))
+    .returning();
+  return row;
+}
+
+/**
+ * Limits a member of the organisation to the organisation's applications among those given, besides
+ * any they already had; ids of other organisations' applications are left out.
+ */
+export async function addToMemberScope(
+  executor: Executor,
+  organizationId: string,
+  memberId: string,
+  applicationIds: readonly string[],
+) {
+  if (applicationIds.length === 0) return;
+  await executor.insert(schema.memberApplicationScope).select(
+    executor
+      .select({ memberId: schema.member.id, applicationId: schema.application.id })
+      .from(schema.member)
+      .innerJoin(schema.application, eq(schema.application.organizationId, schema.member.organizationId))
+      .where(
+        and(
+          eq(schema.member.organizationId, organizationId),
+          eq(schema.member.id, memberId),
+          inArray(schema.application.id, [...applicationIds]),
+        ),
+      ),
+  );
+}
+
+/** Replaces the applications a member of the organisation is limited to; null leaves none (they see all). */
+export async function setMemberScope(
+  executor: Executor,
+  organizationId: string,
+  memberId: string,
+  applicationIds: readonly string[] | null,
+) {
+  await executor
+    .delete(schema.memberApplicationScope)
+    .where(
+      and(
+        eq(schema.memberApplicationScope.memberId, memberId),
+        inArray(schema.memberApplicationScope.memberId, organizationMembers(executor, organizationId, 'id')),
+      ),
+    );
+  await addToMemberScope(executor, organizationId, memberId, applicationIds ?? []);
+}
+
+/**
+ * Removes a member of the organisation by removing their portal user: a user belongs to one
+ * organisation, and the user's sessions, sign-in methods and application scopes go with it in the
+ * same statement, so the next request of any of their sessions is refused.
+ */
+export async function deleteMemberUser(executor: Executor, organizationId: string, userId: string) {
+  await executor
+    .delete(schema.user)
+    .where(
+      and(
+        eq(schema.user.id, userId),
+        inArray(schema.user.id, organizationMembers(executor, organizationId, 'userId')),
+      ),
+    );
+}
+
+export async function findPasswordHash(executor: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await executor
     .select({ password: schema.account.password })
     .from(schema.account)
     .where(and(eq(schema.account.userId, userId), eq(schema.account.providerId, CREDENTIAL_PROVIDER_ID)))
@@ -157,15 +239,39 @@ export async function findPasswordHash(db: Db, userId: string): Promise<string |
   return row?.password ?? undefined;
 }
 
-/** Stores a new password hash and ends the user's other sessions, together. */
-export async function replacePassword(db: Db, userId: string, passwordHash: string, keepSessionId: string) {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(schema.account)
-      .set({ password: passwordHash, updatedAt: new Date() })
-      .where(and(eq(schema.account.userId, userId), eq(schema.account.providerId, CREDENTIAL_PROVIDER_ID)));
-    await tx
-      .delete(schema.session)
-      .where(and(eq(schema.session.userId, userId), ne(schema.session.id, keepSessionId)));
-  });
+/** Stores a new password hash for a user who is a member of the organisation. */
+export async function updatePassword(
+  executor: Executor,
+  organizationId: string,
+  userId: string,
+  passwordHash: string,
+) {
+  await executor
+    .update(schema.account)
+    .set({ password: passwordHash, updatedAt: new Date() })
+    .where(
+      and(
+        eq(schema.account.userId, userId),
+        eq(schema.account.providerId, CREDENTIAL_PROVIDER_ID),
+        inArray(schema.account.userId, organizationMembers(executor, organizationId, 'userId')),
+      ),
+    );
+}
+
+/** Ends every session but one of a user who is a member of the organisation. */
+export async function deleteOtherSessions(
+  executor: Executor,
+  organizationId: string,
+  userId: string,
+  keepSessionId: string,
+) {
+  await executor
+    .delete(schema.session)
+    .where(
+      and(
+        eq(schema.session.userId, userId),
+        ne(schema.session.id, keepSessionId),
+        inArray(schema.session.userId, organizationMembers(executor, organizationId, 'userId')),
+      ),
+    );
 }

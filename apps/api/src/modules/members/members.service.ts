@@ -14,20 +14,21 @@ import {
 } from '@portal/contracts';
 import { hashPassword, verifyPassword } from '../../auth/auth.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { getMembership, requireMembership } from '../accounts/accounts.service.ts';
 import {
   deleteMemberUser,
+  deleteOtherSessions,
   findMember,
   findOrganizationApplications,
   findPasswordHash,
   listMembers,
-  renameMember,
-  replacePassword,
   scopesOfMembers,
+  setMemberScope,
   updateMember,
+  updatePassword,
   type MemberRow,
 } from './members.repository.ts';
 
@@ -93,7 +94,7 @@ export function assertAssignable(caller: Membership, roleId: string): asserts ro
  * when none are given; otherwise each id must be one of the organisation's applications in `states`.
  */
 export async function resolveApplicationScope(
-  db: Db | Tx,
+  executor: Executor,
   organizationId: string,
   roleId: string,
   requested: readonly string[] | null | undefined,
@@ -101,7 +102,7 @@ export async function resolveApplicationScope(
 ): Promise<string[] | null> {
   if (!isScopableRole(roleId) || !requested) return null;
   const unique = [...new Set(requested)];
-  const found = await findOrganizationApplications(db, organizationId, unique, states);
+  const found = await findOrganizationApplications(executor, organizationId, unique, states);
   if (found.length !== unique.length) {
     throw validationError([{ path: ['applicationScopes'], message: 'errors.unknownApplication' }]);
   }
@@ -145,7 +146,7 @@ export function membersService(db: Db) {
     async update(user: SessionUser, memberId: string, body: UpdateMemberRequest) {
       const caller = await requireMembership(db, user);
       if (memberId === caller.member.id) {
-        await renameMember(db, memberId, body.displayName);
+        await updateMember(db, caller.organization.id, memberId, { displayName: body.displayName });
         return presentMember(db, await memberOfOrganization(db, caller, memberId));
       }
       assertPermission(caller.member.roleId, 'EDIT_MEMBER');
@@ -166,7 +167,14 @@ export function membersService(db: Db) {
         requestedScope,
         SCOPABLE_APPLICATION_STATES,
       );
-      await updateMember(db, memberId, { displayName: body.displayName, roleId, applicationIds });
+      await db.transaction(async (tx) => {
+        await updateMember(tx, caller.organization.id, memberId, {
+          displayName: body.displayName,
+          roleId,
+          allApplications: applicationIds === null,
+        });
+        await setMemberScope(tx, caller.organization.id, memberId, applicationIds);
+      });
       return presentMember(db, await memberOfOrganization(db, caller, memberId));
     },
 
@@ -176,7 +184,7 @@ export function membersService(db: Db) {
       const target = await memberOfOrganization(db, caller, memberId);
       if (target.id === caller.member.id) throw new AppError('CANNOT_REMOVE_SELF');
       assertMayManage(caller, target);
-      await deleteMemberUser(db, target.userId);
+      await deleteMemberUser(db, caller.organization.id, target.userId);
     },
 
     /** Only one's own password; the other sessions end, the one that changed it stays signed in. */
@@ -191,7 +199,11 @@ export function membersService(db: Db) {
       if (!(await verifyPassword(currentHash, body.currentPassword))) {
         throw new AppError('INVALID_PASSWORD', { field: 'currentPassword' });
       }
-      await replacePassword(db, user.userId, await hashPassword(body.newPassword), user.sessionId);
+      const passwordHash = await hashPassword(body.newPassword);
+      await db.transaction(async (tx) => {
+        await updatePassword(tx, caller.organization.id, user.userId, passwordHash);
+        await deleteOtherSessions(tx, caller.organization.id, user.userId, user.sessionId);
+      });
     },
   };
 }

@@ -24,6 +24,13 @@ export default tseslint.config(
   },
   { files: ['packages/contracts/**/*.ts'], rules: restrict(boundaries.contracts) },
   { files: ['apps/api/**/*.ts'], rules: restrict(boundaries.api) },
+  // The regional-platform emulator is a dependency of the API only so that the portal can host it
+  // (embedded regions): one module loads it, and nothing else in the server depends on it.
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/regions/embedded-regions.ts'],
+    rules: restrict([...boundaries.api, '@portal/region']),
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: {

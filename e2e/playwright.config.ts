@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumAvailable, CHROMIUM_ARGS, CHROMIUM_PATH } from './harness/browser.ts';
+import { chromiumAvailable, CHROMIUM_ARGS, CHROMIUM_PATH } from '../tools/chromium.ts';
 import { BASE_URL_ENV } from './harness/harness-state.ts';
 
 // `npm test -w e2e` (run.mjs) decides what a missing browser means; called directly, it is an error.

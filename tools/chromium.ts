@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 
-/** Debian's Chromium: the browser tests never download one. */
+/**
+ * How the browser tests (e2e) and the browser benchmarks (apps/api/bench) start Chromium: Debian's
+ * own, never a downloaded one, with the same switches.
+ */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../../../e2e/harness/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../../../tools/chromium.ts';
 import { benchApplicationName, percentile, seedApplications, signedInOwner, withFreshPortal } from './bench-support.ts';
 
 const APPLICATIONS = 10_000;

@@ -25,7 +25,7 @@ import { launch } from 'chrome-launcher';
 import Fastify from 'fastify';
 import lighthouse, { type Result } from 'lighthouse';
 import { build } from 'vite';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../../../e2e/harness/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../../../tools/chromium.ts';
 import { seedApplications, signedInOwner, withFreshPortal } from './bench-support.ts';
 
 const ROUNDS = 3;

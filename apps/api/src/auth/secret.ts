@@ -29,3 +29,10 @@ export function resolveDataDirSecret(configured: string | undefined, dataDir: st
 export function resolveAuthSecret(configured: string | undefined, dataDir: string): string {
   return resolveDataDirSecret(configured, dataDir, 'auth-secret');
 }
+
+const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest();
+
+/** Whether a presented bearer secret is the expected one, compared in constant time (of equal-length digests). */
+export function isSameSecret(presented: string, expected: string): boolean {
+  return crypto.timingSafeEqual(sha256(presented), sha256(expected));
+}

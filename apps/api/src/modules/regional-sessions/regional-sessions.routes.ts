@@ -3,9 +3,9 @@ import {
   RegionalSessionCheckRequestSchema,
   RegionalSessionCheckResponseSchema,
 } from '@portal/contracts';
-import { sameSecret } from '@portal/region';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { isSameSecret } from '../../auth/secret.ts';
 import type { SessionVerifier } from '../../auth/session.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -21,7 +21,7 @@ export function regionalSessionsRoutes(deps: { db: Db; sessions: SessionVerifier
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.addHook('onRequest', async (request) => {
       const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-      if (!token || !sameSecret(token, deps.adminToken)) throw new AppError('UNAUTHORIZED');
+      if (!token || !isSameSecret(token, deps.adminToken)) throw new AppError('UNAUTHORIZED');
     });
 
     r.post(

@@ -1,6 +1,7 @@
 import type { Account } from '@portal/contracts';
 import { useState } from 'react';
-import { ApiError, apiRequest } from './api-client';
+import { apiRequest } from './api-client';
+import { ApiError } from './api-error';
 import type { AccountState } from './guard';
 import { createResource, useResource } from './resource';
 

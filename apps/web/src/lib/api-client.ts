@@ -1,45 +1,6 @@
-import { messages, type ApiErrorBody, type MessageKey } from '@portal/contracts';
+import type { ApiErrorBody, MessageKey } from '@portal/contracts';
+import { ApiError, CODE_WORDING, NETWORK_ERROR } from './api-error';
 import { isRecord } from './is-record';
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/** A failed call: status 0 and code NETWORK_ERROR when no answer came back at all. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly field: string | undefined;
-  readonly fields: FieldError[];
-  /** The portal API refused the session: the user has to sign in again (§8). */
-  readonly sessionExpired: boolean;
-
-  constructor(init: {
-    status: number;
-    code: string;
-    message: string;
-    field?: string;
-    fields?: FieldError[];
-    path: string;
-  }) {
-    super(init.message);
-    this.name = 'ApiError';
-    this.status = init.status;
-    this.code = init.code;
-    this.field = init.field;
-    this.fields = init.fields ?? [];
-    this.sessionExpired =
-      init.path.startsWith('/api/v1/') &&
-      (init.status === 401 || init.message === messages['errors.unauthorized']);
-  }
-}
-
-export const NETWORK_ERROR = 'NETWORK_ERROR';
-
-export function isNetworkError(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.code === NETWORK_ERROR;
-}
 
 interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -56,14 +17,6 @@ async function readBody(response: Response): Promise<unknown> {
     return text;
   }
 }
-
-/** Identity errors whose server text is terse ("Invalid OTP") are shown in the portal's own wording. */
-const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = {
-  INVALID_OTP: 'auth.error.codeInvalid',
-  OTP_EXPIRED: 'auth.error.codeExpired',
-  TOO_MANY_ATTEMPTS: 'auth.error.codeAttemptsExceeded',
-  INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
-};
 
 const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -83,7 +36,7 @@ function errorFields(body: unknown): Partial<ApiErrorBody> {
 function errorFrom(path: string, status: number, body: unknown): ApiError {
   const fields = errorFields(body);
   const fallback: MessageKey = 'common.somethingWrong';
-  const mapped = fields.code ? IDENTITY_ERROR_MESSAGES[fields.code] : undefined;
+  const mapped = fields.code ? CODE_WORDING[fields.code] : undefined;
   const message =
     mapped ?? fields.message ?? (typeof body === 'string' && body.trim() ? body.trim() : fallback);
   return new ApiError({ ...fields, status, code: fields.code ?? `HTTP_${status}`, message, path });

@@ -1,6 +1,5 @@
-import { ApiError, isNetworkError } from './api-client';
+import { ApiError, errorText, isToastedNetworkFailure } from './api-error';
 import { translate } from './i18n';
-import { canToast } from './toasts';
 
 /** Puts the server's per-field messages on the form fields it names; true when any matched. */
 export function applyFieldErrors<F extends string>(
@@ -20,8 +19,7 @@ export function applyFieldErrors<F extends string>(
 
 /** The message (key or server text) to show beside a form; null for network failures where they are toasted. */
 export function submitErrorText(error: unknown): string | null {
-  if (!error || (isNetworkError(error) && canToast())) return null;
-  return error instanceof Error ? error.message : 'common.somethingWrong';
+  return !error || isToastedNetworkFailure(error) ? null : errorText(error);
 }
 
 /** The text of a field's validation message (zod messages are message keys). */

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { endSession, onSessionEnd } from './account';
-import { ApiError, isNetworkError } from './api-client';
+import { ApiError, isNetworkError } from './api-error';
 import { toastError } from './toasts';
 
 /** Meta of queries whose data does not depend on who is signed in; they survive a sign-out. */

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, errorText } from '../../lib/api-error';
 import { failAlert, successAlert, type AuthNavigationState } from './navigation-state';
 
 interface AuthDestination {
@@ -17,8 +17,7 @@ function verificationFailed(error: unknown, email: string): AuthDestination {
   if (code === 'POST_CONFIRMATION_FAILED') {
     return { to: '/login', state: { alert: failAlert('auth.error.postConfirmationFailed') } };
   }
-  const message = error instanceof Error ? error.message : 'common.somethingWrong';
-  return { to: '/login', state: { alert: failAlert(message) } };
+  return { to: '/login', state: { alert: failAlert(errorText(error)) } };
 }
 
 /** Callbacks for a verification call that move to the page its outcome leads to. */

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { addMessages } from '../../lib/i18n';
 import { enSignedIn } from '../../locales/en-signed-in';
 import { ActivationTimeoutError } from './api/create-application';

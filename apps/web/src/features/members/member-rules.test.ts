@@ -1,6 +1,7 @@
 import type { Member, Permission } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
+import { registerToastContainer } from '../../lib/toasts';
 import {
   applicationScopesFor,
   emailTagsFrom,
@@ -204,10 +205,12 @@ describe('memberChangeErrorText', () => {
   });
 
   it('shows nothing for network failures, which are toasted already', () => {
+    const unregister = registerToastContainer();
     expect(
       memberChangeErrorText(
         new ApiError({ status: 0, code: 'NETWORK_ERROR', message: 'common.networkError', path: '/x' }),
       ),
     ).toBeNull();
+    unregister();
   });
 });

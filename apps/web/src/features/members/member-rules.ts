@@ -12,7 +12,7 @@ import {
   uiPermissions,
 } from '@portal/contracts';
 import { formatDate, formatTime } from '../../lib/dates';
-import { ApiError, isNetworkError } from '../../lib/api-client';
+import { errorText, isToastedNetworkFailure } from '../../lib/api-error';
 
 /** What the viewer may do on a row of the members table (§2 row actions). */
 export type MemberRowAction = 'editProfile' | 'edit' | 'delete';
@@ -120,8 +120,6 @@ const WORDED_INVITE_ERRORS: readonly ErrorCode[] = [
  * refusals, 'Something went wrong' for anything else, nothing for network failures (already toasted).
  */
 export function memberChangeErrorText(error: unknown): string | null {
-  if (isNetworkError(error)) return null;
-  if (error instanceof ApiError && (WORDED_INVITE_ERRORS as readonly string[]).includes(error.code))
-    return error.message;
-  return 'common.somethingWrong';
+  if (isToastedNetworkFailure(error)) return null;
+  return errorText(error, { serverWordedCodes: WORDED_INVITE_ERRORS });
 }

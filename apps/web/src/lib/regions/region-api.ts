@@ -8,7 +8,7 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import type { z } from 'zod';
-import { ApiError, NETWORK_ERROR } from '../api-client';
+import { ApiError, NETWORK_ERROR } from '../api-error';
 import { regionBaseUrl } from './region';
 
 interface RegionRequest<T> {

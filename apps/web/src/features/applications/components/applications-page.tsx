@@ -32,8 +32,9 @@ import { Button, ButtonLink } from '../../../components/plain/buttons';
 import { PageTitle } from '../../../components/plain/layout';
 import { Pagination } from '../../../components/plain/pagination';
 import { AlertBox } from '../../../components/status-alert';
-import { showToast } from '../../../lib/toasts';
+import { showToast, toastError } from '../../../lib/toasts';
 import classes from './applications.module.css';
+import { errorText } from '../../../lib/api-error';
 
 const NO_APPS: Application[] = [];
 
@@ -75,10 +76,7 @@ export function ApplicationsPage() {
 
   const onOpenConsole = useCallback((app: Application & { consoleUrl: string }) => {
     openConsoleTab(app).catch((error: unknown) =>
-      showToast({
-        color: 'red',
-        message: translate(error instanceof Error ? error.message : 'common.anErrorOccurred'),
-      }),
+      toastError(errorText(error, { fallback: 'common.anErrorOccurred' })),
     );
   }, []);
 
@@ -91,8 +89,7 @@ export function ApplicationsPage() {
         reactivate(app.applicationId, {
           onSuccess: () => showToast({ color: 'green', message: t('apps.reactivated', { name: app.name }) }),
           // Keyed by the message like the global network-failure toast, so one failure shows once.
-          onError: (error) =>
-            showToast({ id: error.message, color: 'red', message: translate(error.message) }),
+          onError: (error) => toastError(errorText(error), error.message),
         });
     },
     [reactivate, t],
@@ -140,7 +137,7 @@ export function ApplicationsPage() {
       {list.isError && (
         <AlertBox kind="fail">
           <p className={classes.alertTitle}>{t('apps.loadError')}</p>
-          <p>{translate(list.error.message)}</p>
+          <p>{translate(errorText(list.error))}</p>
           <Button variant="default" onClick={() => void list.refetch()} loading={list.isFetching}>
             {t('apps.retry')}
           </Button>

@@ -7,7 +7,7 @@ import { Button, TextLink } from '../../../components/plain/buttons';
 import { PasswordField, TextField } from '../../../components/plain/fields';
 import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { applyFieldErrors, submitErrorText } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';

@@ -4,7 +4,7 @@ import { Button, LinkButton } from '../../../components/plain/buttons';
 import { TextField } from '../../../components/plain/fields';
 import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { submitErrorText } from '../../../lib/form-errors';
 import { Trans, useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';

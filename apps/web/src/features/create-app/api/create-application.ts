@@ -1,5 +1,6 @@
 import type { Application, CreateApplicationRequest } from '@portal/contracts';
 import { apiRequest } from '../../../lib/api-client';
+import { PortalError } from '../../../lib/api-error';
 import { getApplication } from '../../../api/applications/get-application';
 import { openRegionalSession } from '../../../lib/regions/regional-session';
 
@@ -10,7 +11,7 @@ const POLL_INTERVAL_MS = 1_000;
 export const ACTIVATION_TIMEOUT_MS = 60_000;
 
 /** The app was created but its region did not finish provisioning it in time. */
-export class ActivationTimeoutError extends Error {
+export class ActivationTimeoutError extends PortalError {
   constructor() {
     super('createApp.error.activationTimeout');
     this.name = 'ActivationTimeoutError';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { fieldError, submitErrorText } from '../../../lib/form-errors';
 import { usePasswordScore } from '../../../lib/use-password-score';
 import { useChangePassword } from '../api/members';

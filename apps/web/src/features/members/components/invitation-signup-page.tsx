@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { showToast } from '../../../lib/toasts';
 import type { ErrorCode, VerifyInvitationResponse } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -8,14 +7,15 @@ import { Trans, useTranslation } from '../../../lib/i18n';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { PageLoader } from '../../../components/page-loader';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { fieldError } from '../../../lib/form-errors';
-import { translate } from '../../../lib/i18n';
 import { SESSION_INDEPENDENT } from '../../../lib/query-client';
 import { usePasswordScore } from '../../../lib/use-password-score';
 import { useConfirmInvitation, verifyInvitation } from '../api/invitations';
 import { InvitationSignupFormSchema, isStrongEnough, type InvitationSignupForm } from '../member-forms';
 import { StrongPasswordInput } from './strong-password-input';
+import { errorText } from '../../../lib/api-error';
+import { toastError } from '../../../lib/toasts';
 
 const INVITATION_CODE_EXPIRED: ErrorCode = 'INVITATION_CODE_EXPIRED';
 
@@ -67,7 +67,7 @@ function InvitationSignupForm({ invitation, code }: { invitation: VerifyInvitati
       { ...values, code },
       {
         onSuccess: () => navigate('/home', { replace: true }),
-        onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
+        onError: (error) => toastError(errorText(error)),
       },
     );
   });

@@ -1,17 +1,17 @@
 import { Group, Table, Text } from '@mantine/core';
-import { showToast } from '../../../lib/toasts';
+import { showToast, toastError } from '../../../lib/toasts';
 import { uiPermissions, type Invitation } from '@portal/contracts';
 import { IconMailForward, IconX } from '@tabler/icons-react';
 import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
-import { translate } from '../../../lib/i18n';
 import { useCancelInvitation, useResendInvitation } from '../api/invitations';
 import { useRoleName } from '../api/roles';
 import { ApplicationAccessCell } from './application-access-cell';
 import { RowAction } from './row-action';
 import { LabelledCell, StackingTable } from './stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-removal';
+import { errorText } from '../../../lib/api-error';
 
 /** §2 Invited members tab: open invitations, resent or cancelled by those who may invite. */
 export function InvitationsTable({ invitations }: { invitations: readonly Invitation[] }) {
@@ -34,7 +34,7 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
           color: 'green',
           message: t('members.invitation.resent', { email: invitation.email }),
         }),
-      onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
+      onError: (error) => toastError(errorText(error)),
     });
 
   if (invitations.length === 0) return <Text c="dimmed">{t('members.invitation.none')}</Text>;

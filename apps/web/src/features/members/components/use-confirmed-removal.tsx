@@ -1,8 +1,8 @@
-import { showToast } from '../../../lib/toasts';
+import { showToast, toastError } from '../../../lib/toasts';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { translate } from '../../../lib/i18n';
 import { ConfirmDialog } from './confirm-dialog';
+import { errorText } from '../../../lib/api-error';
 
 interface ConfirmedRemovalOptions<T> {
   /** The DELETE call, given the id of what it removes. */
@@ -24,7 +24,7 @@ export function useConfirmedRemoval<T extends { id: string }>({
     if (!target) return;
     remove.mutate(target.id, {
       onSuccess: () => showToast({ color: 'green', message: done(target) }),
-      onError: (error) => showToast({ color: 'red', message: translate(error.message) }),
+      onError: (error) => toastError(errorText(error)),
       onSettled: () => setTarget(null),
     });
   };

@@ -1,4 +1,4 @@
-import type { Application, ListApplicationsResponse } from '@portal/contracts';
+import type { Application, ListApplicationsResponse, RoleId } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
@@ -158,13 +158,13 @@ describe('applications', () => {
   });
 
   describe('roles', () => {
-    const expectations = {
-      'portal.admin': { view: 200, create: 201, edit: 200 },
-      'portal.moderator': { view: 200, create: 403, edit: 200 },
-      'portal.analyst': { view: 403, create: 403, edit: 403 },
-      'portal.developer': { view: 200, create: 201, edit: 200 },
-    } as const;
-    for (const [roleId, expected] of Object.entries(expectations)) {
+    const expectations: [RoleId, { view: number; create: number; edit: number }][] = [
+      ['portal.admin', { view: 200, create: 201, edit: 200 }],
+      ['portal.moderator', { view: 200, create: 403, edit: 200 }],
+      ['portal.analyst', { view: 403, create: 403, edit: 403 }],
+      ['portal.developer', { view: 200, create: 201, edit: 200 }],
+    ];
+    for (const [roleId, expected] of expectations) {
       it(`lets ${roleId} view ${expected.view}, create ${expected.create}, edit ${expected.edit}`, async () => {
         const target = await createApp(owner, { name: `For ${roleId}` });
         await waitForState(owner, target.applicationId, 'active');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { RoleId } from '@portal/contracts';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -178,7 +179,7 @@ export async function setUpOrganization(app: FastifyInstance, email: string) {
  * about joining: the new user's own membership is moved into that organisation in the database,
  * without the member limit or mail. joinByInvitation joins the real way.
  */
-export async function joinOrganization(testApp: TestApp, email: string, organizationId: string, roleId: string) {
+export async function joinOrganization(testApp: TestApp, email: string, organizationId: string, roleId: RoleId) {
   const cookie = await signUpVerifiedUser(testApp.app, email);
   // The first account read creates the user's membership (in an organisation of their own).
   const me = await testApp.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));

@@ -1,3 +1,12 @@
+import {
+  ACCOUNT_STATUSES,
+  APPLICATION_STATES,
+  CONTRACT_TYPES,
+  INVITATION_STATUSES,
+  PLAN_KEYS,
+  REGION_KEYS,
+  ROLE_IDS,
+} from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -102,8 +111,8 @@ export const organization = pgTable('organization', {
   id: text('id').primaryKey(),
   name: text('name').notNull().default(''),
   email: text('email').notNull(),
-  contractType: text('contract_type', { enum: ['payg', 'flat_rate'] }).notNull().default('payg'),
-  accountStatus: text('account_status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+  contractType: text('contract_type', { enum: CONTRACT_TYPES }).notNull().default('payg'),
+  accountStatus: text('account_status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
   isFilled: boolean('is_filled').notNull().default(false),
   trialEndAt: timestamp('trial_end_at', { withTimezone: true }),
   memberLimit: integer('member_limit').notNull().default(10),
@@ -138,7 +147,7 @@ export const member = pgTable(
       .unique()
       .references(() => user.id, { onDelete: 'cascade' }),
     displayName: text('display_name').notNull(),
-    roleId: text('role_id').notNull(),
+    roleId: text('role_id', { enum: ROLE_IDS }).notNull(),
     // False when the member is limited to the applications in member_application_scope.
     allApplications: boolean('all_applications').notNull().default(true),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
@@ -166,7 +175,11 @@ export const taxRate = pgTable(
     countryCode: text('country_code').unique(),
     ratePercent: numeric('rate_percent', { precision: 5, scale: 2 }).notNull(),
   },
-  (t) => [uniqueIndex('tax_rate_single_default_idx').on(sql`(${t.countryCode} IS NULL)`).where(sql`${t.countryCode} IS NULL`)],
+  (t) => [
+    uniqueIndex('tax_rate_single_default_idx')
+      .on(sql`(${t.countryCode} IS NULL)`)
+      .where(sql`${t.countryCode} IS NULL`),
+  ],
 );
 
 /** A top-up of at least startCents earns creditCents of free credit (highest matching tier). */
@@ -185,13 +198,9 @@ export const application = pgTable(
       .notNull()
       .references(() => organization.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    plan: text('plan', { enum: ['basic', 'advance', 'max'] }).notNull(),
-    region: text('region', { enum: ['SG', 'EU', 'US'] }).notNull(),
-    state: text('state', {
-      enum: ['active', 'initializing', 'temporary_inactive', 'inactive', 'deactivated', 'deleted'],
-    })
-      .notNull()
-      .default('initializing'),
+    plan: text('plan', { enum: PLAN_KEYS }).notNull(),
+    region: text('region', { enum: REGION_KEYS }).notNull(),
+    state: text('state', { enum: APPLICATION_STATES }).notNull().default('initializing'),
     networkId: text('network_id'),
     consoleUrl: text('console_url'),
     description: text('description').notNull().default(''),
@@ -230,12 +239,10 @@ export const invitation = pgTable(
       .notNull()
       .references(() => organization.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    roleId: text('role_id').notNull(),
+    roleId: text('role_id', { enum: ROLE_IDS }).notNull(),
     applicationIds: text('application_ids').array(),
     codeHash: text('code_hash').notNull().unique(),
-    status: text('status', { enum: ['pending', 'resent', 'cancelled', 'confirmed'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: INVITATION_STATUSES }).notNull().default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     invitedByMemberId: text('invited_by_member_id').references(() => member.id, { onDelete: 'set null' }),
     ...timestamps,

@@ -1,3 +1,4 @@
+import type { RoleId } from '@portal/contracts';
 import { eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
@@ -23,7 +24,7 @@ export async function insertOrganization(executor: Executor, values: { id: strin
 export async function insertSuperAdmin(
   executor: Executor,
   organizationId: string,
-  values: { userId: string; displayName: string; roleId: string },
+  values: { userId: string; displayName: string; roleId: RoleId },
 ): Promise<boolean> {
   const inserted = await executor
     .insert(schema.member)

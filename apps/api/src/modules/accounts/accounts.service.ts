@@ -6,8 +6,6 @@ import {
   permissionsForRoles,
   type Account,
   type MessageKey,
-  type Permission,
-  type RoleId,
 } from '@portal/contracts';
 import type { z } from 'zod';
 import type { Membership, SessionUser } from '../../auth/session.ts';
@@ -66,7 +64,7 @@ export async function requireMembership(db: Db, user: SessionUser): Promise<Memb
 }
 
 export function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
-  const roleIds = [member.roleId as RoleId];
+  const roleIds = [member.roleId];
   return {
     email: org.email,
     organization: org.name,
@@ -76,7 +74,7 @@ export function toAccount(user: SessionUser, { member, organization: org }: Memb
     userEmail: user.email,
     lastLogin: member.lastLoginAt?.getTime() ?? 0,
     roles: roleIds.map((id) => ({ id })),
-    permissions: permissionsForRoles(roleIds) as Permission[],
+    permissions: permissionsForRoles(roleIds),
     accountStatus: org.accountStatus,
     trialEndAt: org.trialEndAt?.toISOString() ?? null,
     // Saved cards arrive with the billing work; until then no organisation has one.

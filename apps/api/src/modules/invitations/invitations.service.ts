@@ -11,7 +11,6 @@ import {
   type ErrorCode,
   type Invitation,
   type MessageKey,
-  type RoleId,
   type VerifyInvitationResponse,
 } from '@portal/contracts';
 import { hashPassword } from '../../auth/auth.ts';
@@ -131,7 +130,7 @@ export function invitationsService(deps: InvitationsDeps) {
     return rows.map((row) => ({
       id: row.id,
       email: row.email,
-      roles: [{ id: row.roleId as RoleId }],
+      roles: [{ id: row.roleId }],
       applicationScopes: row.applicationIds
         ? row.applicationIds.flatMap((id) => {
             const name = names.get(id);
@@ -151,7 +150,7 @@ export function invitationsService(deps: InvitationsDeps) {
       portalName,
       organizationName: caller.organization.name,
       inviterName: caller.member.displayName,
-      roleName: ROLE_NAMES[row.roleId as RoleId] ?? row.roleId,
+      roleName: ROLE_NAMES[row.roleId],
       link: `${publicUrl}/invitation-signup?${new URLSearchParams({ code }).toString()}`,
       expiresInDays: INVITATION_VALIDITY_DAYS,
     });

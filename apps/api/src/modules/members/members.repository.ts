@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { ApplicationScope, ApplicationState } from '@portal/contracts';
+import type { ApplicationScope, ApplicationState, RoleId } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
@@ -21,7 +21,7 @@ export type MemberRow = {
   id: string;
   userId: string;
   displayName: string;
-  roleId: string;
+  roleId: RoleId;
   allApplications: boolean;
   lastLoginAt: Date | null;
   email: string;
@@ -130,7 +130,7 @@ export async function insertMemberUser(
     email: string;
     displayName: string;
     passwordHash: string;
-    roleId: string;
+    roleId: RoleId;
     allApplications: boolean;
   },
 ) {

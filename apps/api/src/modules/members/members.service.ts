@@ -51,7 +51,7 @@ export function toMember(row: MemberRow, scopes: ApplicationScope[] | undefined)
     id: row.id,
     displayName: row.displayName,
     email: row.email,
-    roles: [{ id: row.roleId as RoleId }],
+    roles: [{ id: row.roleId }],
     applicationScopes: row.allApplications ? null : (scopes ?? []),
     lastLogin: row.lastLoginAt?.getTime() ?? 0,
     hasPassword: row.hasPassword,

@@ -48,49 +48,7 @@ export const AccountSchema = z.object({
 });
 export type Account = z.infer<typeof AccountSchema>;
 
-/**
- * Initial organisation setup (§5): organization, first and last name; the country is required
- * except for the flat-rate contract. Both legal documents must have been accepted in the dialog.
- */
-export const InitialSetupRequestSchema = z.object({
-  organization: requiredText(key('validation.organization.required')),
-  firstName: requiredText(key('validation.firstName.required')),
-  lastName: requiredText(key('validation.lastName.required')),
-  billingCountry: countryCode.optional(),
-  acceptedPrivacyPolicy: z.literal(true, { error: key('errors.legalNotAccepted') }),
-  acceptedTerms: z.literal(true, { error: key('errors.legalNotAccepted') }),
-});
-export type InitialSetupRequest = z.infer<typeof InitialSetupRequestSchema>;
-
-export const InitialSetupFormSchema = InitialSetupRequestSchema.omit({
-  acceptedPrivacyPolicy: true,
-  acceptedTerms: true,
-});
-export type InitialSetupForm = z.infer<typeof InitialSetupFormSchema>;
-
-/** The billing form (§5) as the user fills it, vatOption included. */
-export const BillingFormSchema = z
-  .object({
-    organization: requiredText(key('validation.organization.required')),
-    firstName: requiredText(key('validation.firstName.required')),
-    lastName: requiredText(key('validation.lastName.required')),
-    billingName: optionalText,
-    billingAddress: requiredText(key('validation.billingAddress.required')),
-    billingAddress2: optionalText,
-    billingCountry: countryCode,
-    billingState: requiredText(key('validation.billingState.required')),
-    billingCity: optionalText,
-    billingZipCode: requiredText(key('validation.billingZipCode.required')),
-    vatOption: z.enum(VAT_OPTIONS),
-    vatNumber: optionalText,
-  })
-  .refine((form) => form.vatOption === 'unregistered' || form.vatNumber.length > 0, {
-    message: key('validation.vatNumber.required'),
-    path: ['vatNumber'],
-  });
-export type BillingForm = z.infer<typeof BillingFormSchema>;
-
-/** PUT /api/v1/accounts after setup: the billing form less vatOption (an empty vatNumber means unregistered). */
+/** PUT /api/v1/accounts after setup: the billing details (an empty vatNumber means unregistered). */
 export const UpdateAccountRequestSchema = z.object({
   organization: requiredText(key('validation.organization.required')),
   firstName: requiredText(key('validation.firstName.required')),
@@ -105,6 +63,37 @@ export const UpdateAccountRequestSchema = z.object({
   vatNumber: optionalText,
 });
 export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequestSchema>;
+
+/**
+ * The billing form (§5) as the user fills it: the update request plus vatOption, which decides
+ * whether vatNumber is required.
+ */
+export const BillingFormSchema = UpdateAccountRequestSchema.extend({ vatOption: z.enum(VAT_OPTIONS) }).refine(
+  (form) => form.vatOption === 'unregistered' || form.vatNumber.length > 0,
+  { message: key('validation.vatNumber.required'), path: ['vatNumber'] },
+);
+export type BillingForm = z.infer<typeof BillingFormSchema>;
+
+/**
+ * Initial organisation setup (§5): organization, first and last name; the country is required
+ * except for the flat-rate contract. Both legal documents must have been accepted in the dialog.
+ */
+export const InitialSetupRequestSchema = UpdateAccountRequestSchema.pick({
+  organization: true,
+  firstName: true,
+  lastName: true,
+}).extend({
+  billingCountry: countryCode.optional(),
+  acceptedPrivacyPolicy: z.literal(true, { error: key('errors.legalNotAccepted') }),
+  acceptedTerms: z.literal(true, { error: key('errors.legalNotAccepted') }),
+});
+export type InitialSetupRequest = z.infer<typeof InitialSetupRequestSchema>;
+
+export const InitialSetupFormSchema = InitialSetupRequestSchema.omit({
+  acceptedPrivacyPolicy: true,
+  acceptedTerms: true,
+});
+export type InitialSetupForm = z.infer<typeof InitialSetupFormSchema>;
 
 export const CountrySchema = z.object({ label: z.string(), value: z.string() });
 export const CountriesResponseSchema = z.array(CountrySchema);

@@ -1,21 +1,5 @@
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
-
-export type Plan = 'basic' | 'advance' | 'max';
-export type Region = 'SG' | 'EU' | 'US';
-
-export interface AppFields {
-  name: string;
-  plan: Plan;
-  region: Region;
-}
-
-export interface ApplicationBody extends AppFields {
-  applicationId: string;
-  state: string;
-  consoleUrl: string | null;
-  networkId: string | null;
-  deactivatedAt: string | null;
-}
+import type { Application, CreateApplicationRequest, ListApplicationsResponse } from '@portal/contracts';
 
 /**
  * Prepares applications through the portal's /api/v1/applications, with the session of the
@@ -32,23 +16,23 @@ export class Applications {
     return this.request.post('/api/v1/applications', { data, headers: { origin: this.origin } });
   }
 
-  async create(fields: AppFields): Promise<ApplicationBody> {
+  async create(fields: CreateApplicationRequest): Promise<Application> {
     const response = await this.post(fields);
     if (response.status() !== 201)
       throw new Error(`creating ${fields.name} answered ${response.status()}: ${await response.text()}`);
     // The POST answers a list whose first item is the new app.
-    const [created] = (await response.json()) as ApplicationBody[];
+    const [created] = (await response.json()) as Application[];
     if (!created) throw new Error(`creating ${fields.name} answered an empty list`);
     return created;
   }
 
-  async list(limit = 100): Promise<{ data: ApplicationBody[]; total: number }> {
+  async list(limit = 100): Promise<ListApplicationsResponse> {
     const response = await this.request.get(`/api/v1/applications?limit=${limit}`);
     expect(response.status()).toBe(200);
     return response.json();
   }
 
-  async get(applicationId: string): Promise<ApplicationBody> {
+  async get(applicationId: string): Promise<Application> {
     const response = await this.request.get(`/api/v1/applications/${applicationId}`);
     expect(response.status()).toBe(200);
     return response.json();
@@ -67,7 +51,7 @@ export class Applications {
       .toBe(true);
   }
 
-  async deactivate(app: Pick<ApplicationBody, 'applicationId' | 'name'>) {
+  async deactivate(app: Pick<Application, 'applicationId' | 'name'>) {
     const response = await this.request.post(`/api/v1/applications/${app.applicationId}/deactivate`, {
       data: { confirmName: app.name },
       headers: { origin: this.origin },

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { test as base, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import type { InitialSetupForm } from '@portal/contracts';
 import { linkIn, waitForMail } from './mail-store.ts';
 
 export const STRONG_PASSWORD = 'Str0ng!Passw0rd';
@@ -11,14 +12,7 @@ export interface TestUser {
   password: string;
 }
 
-export interface OrganizationFields {
-  organization: string;
-  firstName: string;
-  lastName: string;
-  billingCountry: string;
-}
-
-export const ACME: OrganizationFields = { organization: 'Acme Rockets', firstName: 'Ada', lastName: 'Lovelace', billingCountry: 'SG' };
+export const ACME: InitialSetupForm = { organization: 'Acme Rockets', firstName: 'Ada', lastName: 'Lovelace', billingCountry: 'SG' };
 
 /** A corporate address no other test uses. */
 export function uniqueEmail(label: string): string {
@@ -60,7 +54,7 @@ export class Users {
   }
 
   /** The initial organisation setup with both legal documents accepted, for the signed-in user. */
-  async setUpOrganization(fields: OrganizationFields = ACME) {
+  async setUpOrganization(fields: InitialSetupForm = ACME) {
     const response = await this.request.put('/api/v1/accounts', {
       data: { ...fields, acceptedPrivacyPolicy: true, acceptedTerms: true },
       headers: { origin: this.origin },
@@ -69,7 +63,7 @@ export class Users {
   }
 
   /** A verified user, signed in in this page's browser context, with or without a set-up organisation. */
-  async signedIn(options: { organization?: OrganizationFields | null; label?: string } = {}): Promise<TestUser> {
+  async signedIn(options: { organization?: InitialSetupForm | null; label?: string } = {}): Promise<TestUser> {
     const user = await this.create({ label: options.label });
     await this.signIn(user);
     if (options.organization !== null) await this.setUpOrganization(options.organization ?? ACME);

@@ -7,6 +7,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
+import type { RoleId, VerifyInvitationResponse } from '@portal/contracts';
 import { STRONG_PASSWORD, uniqueEmail, type TestUser } from './fixtures.ts';
 import { linkIn, waitForMail } from './mail-store.ts';
 
@@ -18,7 +19,7 @@ export const ROLE_LABELS = {
   'portal.moderator': 'Moderator',
   'portal.analyst': 'Analyst',
   'portal.developer': 'Developer',
-} as const;
+} as const satisfies Partial<Record<RoleId, string>>;
 export type InvitableRole = keyof typeof ROLE_LABELS;
 
 /** §8 wording of the invite form's refusals. */
@@ -84,7 +85,7 @@ export async function acceptThroughApi(
     });
     if (verified.status() !== 200)
       throw new Error(`verify answered ${verified.status()}: ${await verified.text()}`);
-    const { invitationId, email } = (await verified.json()) as { invitationId: string; email: string };
+    const { invitationId, email } = (await verified.json()) as VerifyInvitationResponse;
     const confirmed = await context.request.post(`/api/invitations/${invitationId}/confirm`, {
       data: { displayName, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, code },
       headers: { origin: baseURL },

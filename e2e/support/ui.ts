@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { RESET_SUBJECT, type OrganizationFields, type TestUser } from './fixtures.ts';
+import type { InitialSetupForm } from '@portal/contracts';
+import { RESET_SUBJECT, type TestUser } from './fixtures.ts';
 import { linkIn, waitForMail } from './mail-store.ts';
 
 export const PORTAL_VERSION = 'v2.20.2';
@@ -18,7 +19,7 @@ export async function submitSignIn(page: Page, { email, password }: TestUser) {
 }
 
 /** Fills the /setup-organization form and submits it, which opens the legal dialog. */
-export async function submitOrganizationForm(page: Page, fields: OrganizationFields, countryName: string) {
+export async function submitOrganizationForm(page: Page, fields: InitialSetupForm, countryName: string) {
   await page.getByLabel('Organization name').fill(fields.organization);
   await page.getByLabel('First name').fill(fields.firstName);
   await page.getByLabel('Last name').fill(fields.lastName);

@@ -1,8 +1,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
+import type {
+  ApiKeyResponse,
+  Application,
+  CreateApplicationRequest,
+  FirstActivityResponse,
+  ListApplicationsResponse,
+} from '@portal/contracts';
 import { REPO_ROOT } from '../../harness/harness-state.ts';
-import { Applications, type AppFields, type ApplicationBody } from '../../support/applications.ts';
+import { Applications } from '../../support/applications.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { ACME, expect, test, Users } from '../../support/fixtures.ts';
 
@@ -13,7 +20,7 @@ const APPLICATION_LIMIT = 10;
 
 // Ten apps (the whole default limit) spread over every plan and region, so each filter has
 // something to keep and something to drop.
-const TEN_APPS: AppFields[] = [
+const TEN_APPS: CreateApplicationRequest[] = [
   { name: 'Orbit Chat', plan: 'basic', region: 'SG' },
   { name: 'Orbit Video', plan: 'advance', region: 'SG' },
   { name: 'Orbit Live', plan: 'max', region: 'SG' },
@@ -49,7 +56,13 @@ async function openCardAction(page: Page, name: string, action: 'Edit name' | 'D
 }
 
 /** A super-admin with a set-up organisation and one active app, signed in in the page. */
-async function adminWithOneApp(page: Page, users: Users, baseURL: string, label: string, fields: AppFields) {
+async function adminWithOneApp(
+  page: Page,
+  users: Users,
+  baseURL: string,
+  label: string,
+  fields: CreateApplicationRequest,
+) {
   await users.signedIn({ label });
   const apps = new Applications(page.request, baseURL);
   const app = await apps.create(fields);
@@ -66,7 +79,7 @@ test.describe('application list', () => {
     test.setTimeout(120_000);
     await users.signedIn({ label: 'apps-list' });
     const apps = new Applications(page.request, baseURL!);
-    const created: ApplicationBody[] = [];
+    const created: Application[] = [];
     for (const fields of TEN_APPS) created.push(await apps.create(fields));
 
     // The server counts the apps against applicationLimit too, not only the hidden button.
@@ -266,7 +279,7 @@ test.describe('application list', () => {
 
     const keyResponse = await page.request.get('/regions/eu/admin/v1/network/apikey');
     expect(keyResponse.status()).toBe(200);
-    const { apiKey } = (await keyResponse.json()) as { apiKey: string };
+    const { apiKey } = (await keyResponse.json()) as ApiKeyResponse;
     expect(apiKey).toBeTruthy();
 
     const firstActivity = async () => {
@@ -274,7 +287,7 @@ test.describe('application list', () => {
         `/regions/eu/network/first-activity?networkId=${app.networkId}`,
       );
       expect(response.status()).toBe(200);
-      return ((await response.json()) as { status: boolean }).status;
+      return ((await response.json()) as FirstActivityResponse).status;
     };
     expect(await firstActivity()).toBe(false);
 
@@ -365,9 +378,9 @@ test.describe('application list', () => {
         headers: { origin: baseURL! },
       });
       expect(write.status()).toBe(404);
-      const { data } = (await (await other.request.get('/api/v1/applications')).json()) as {
-        data: unknown[];
-      };
+      const { data } = (await (
+        await other.request.get('/api/v1/applications')
+      ).json()) as ListApplicationsResponse;
       expect(data).toEqual([]);
     } finally {
       await other.close();

@@ -1,3 +1,4 @@
+import type { Account, ApiErrorBody } from '@portal/contracts';
 import { ACME, expect, test } from '../../support/fixtures.ts';
 import { loginRedirectUrl, submitSignIn } from '../../support/ui.ts';
 
@@ -92,7 +93,7 @@ test.describe('the server refuses what the UI hides', () => {
       headers: { origin: baseURL ?? '' },
     });
     expect(response.status()).toBe(400);
-    const body = (await response.json()) as { code: string; field?: string; fields?: { field: string; message: string }[] };
+    const body = (await response.json()) as ApiErrorBody;
     expect(body.code).toBe('VALIDATION_ERROR');
     expect(body.field).toBe('organization');
     expect(body.fields).toContainEqual({ field: 'organization', message: 'Please enter your organization name.' });
@@ -102,10 +103,10 @@ test.describe('the server refuses what the UI hides', () => {
     await users.signedIn({ label: 'api-legal', organization: null });
     const response = await page.request.put('/api/v1/accounts', { data: ACME, headers: { origin: baseURL ?? '' } });
     expect(response.status()).toBe(400);
-    const body = (await response.json()) as { code: string; field?: string };
+    const body = (await response.json()) as ApiErrorBody;
     expect(body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'acceptedPrivacyPolicy' });
 
-    const me = (await (await page.request.get('/api/v1/accounts/me')).json()) as { isAccountFilled: boolean };
+    const me = (await (await page.request.get('/api/v1/accounts/me')).json()) as Account;
     expect(me.isAccountFilled).toBe(false);
   });
 });

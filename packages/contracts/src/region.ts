@@ -30,9 +30,11 @@ export const UsageResponseSchema = z.array(
 export const RegionSsoResponseSchema = z.object({ ok: z.literal(true), networkId: z.string() });
 
 export const ApiKeyResponseSchema = z.object({ apiKey: z.string() });
+export type ApiKeyResponse = z.infer<typeof ApiKeyResponseSchema>;
 export const FirstActivityQuerySchema = z.object({ networkId: z.string().min(1) });
 /** `status` is true once an SDK session has been made with the network's API key. */
 export const FirstActivityResponseSchema = z.object({ status: z.boolean() });
+export type FirstActivityResponse = z.infer<typeof FirstActivityResponseSchema>;
 export const PingResponseSchema = z.object({ region: z.enum(REGION_KEYS), ok: z.literal(true) });
 
 export const SdkSessionRequestSchema = z.object({ userId: z.string().trim().min(1).max(128) });

@@ -2,8 +2,8 @@ import {
   CreateNetworkRequestSchema,
   FirstActivityQuerySchema,
   REGIONAL_SESSION_CHECK_PATH,
-  RenameNetworkRequestSchema,
   SdkSessionRequestSchema,
+  UpdateNetworkRequestSchema,
   UsageQuerySchema,
 } from '@portal/contracts';
 import { z } from 'zod';
@@ -134,7 +134,7 @@ const REGION: Omit<Operation, 'pathParams'>[] = [
     method: 'PUT',
     path: '/regions/eu/admin/v1/networks/{networkId}',
     query: [],
-    body: bodyOf(RenameNetworkRequestSchema),
+    body: bodyOf(UpdateNetworkRequestSchema),
     credential: 'region admin token',
   },
   {

@@ -10,8 +10,8 @@ import {
   REGIONAL_SESSION_CHECK_PATH,
   REGION_PATHS,
   REGIONS,
-  RenameNetworkRequestSchema,
   SdkSessionRequestSchema,
+  UpdateNetworkRequestSchema,
   UsageQuerySchema,
   type Network,
   type RegionKey,
@@ -179,8 +179,8 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   scope.put(NETWORK_ROUTE, { preHandler: requireAdmin }, async (request) => {
     const { networkId } = parse(networkParams, request.params);
-    const { name } = parse(RenameNetworkRequestSchema, request.body);
-    return toNetworkBody(networkOr404(await store.renameNetwork(region, networkId, name)));
+    const { name } = parse(UpdateNetworkRequestSchema, request.body);
+    return toNetworkBody(networkOr404(await store.updateNetwork(region, networkId, name)));
   });
 
   scope.post(`${NETWORK_ROUTE}/deactivate`, { preHandler: requireAdmin }, async (request) => {

@@ -188,7 +188,7 @@ export class RegionStore {
     return rows[0] && toNetwork(rows[0], new Date());
   }
 
-  async renameNetwork(
+  async updateNetwork(
     region: RegionKey,
     networkId: string,
     name: string,

@@ -19,7 +19,7 @@ export const NetworkSchema = z.object({
 });
 export type Network = z.infer<typeof NetworkSchema>;
 
-export const RenameNetworkRequestSchema = z.object({ name: z.string().trim().min(1).max(64) });
+export const UpdateNetworkRequestSchema = z.object({ name: z.string().trim().min(1).max(64) });
 
 export const UsageQuerySchema = z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) });
 export const UsageResponseSchema = z.array(

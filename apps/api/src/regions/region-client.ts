@@ -47,7 +47,7 @@ export class RegionClient {
     return this.call(region, 'GET', REGION_PATHS.network(networkId));
   }
 
-  renameNetwork(region: RegionKey, networkId: string, name: string): Promise<Network> {
+  updateNetwork(region: RegionKey, networkId: string, name: string): Promise<Network> {
     return this.call(region, 'PUT', REGION_PATHS.network(networkId), { name });
   }
 

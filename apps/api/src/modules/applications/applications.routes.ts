@@ -59,7 +59,7 @@ export function applicationsRoutes(
           response: { 200: ApplicationSchema },
         },
       },
-      async (request) => service.rename(requireSessionUser(request), request.params.applicationId, request.body.name),
+      async (request) => service.update(requireSessionUser(request), request.params.applicationId, request.body.name),
     );
 
     r.post(

@@ -143,14 +143,14 @@ export function applicationsService(deps: ApplicationsDeps) {
       return present(row, caller);
     },
 
-    async rename(user: SessionUser, applicationId: string, name: string) {
+    async update(user: SessionUser, applicationId: string, name: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
       const { organization } = caller.membership;
       const row = await visibleApplication(db, caller, applicationId);
       if (row.state !== 'active' || !row.networkId) throw new AppError('APPLICATION_NOT_ACTIVE');
       const { networkId } = row;
       // The region is renamed first: if it is down the user sees 503 and both sides keep the old name.
-      await inRegion(() => regions.renameNetwork(row.region, networkId, name));
+      await inRegion(() => regions.updateNetwork(row.region, networkId, name));
       const updated = await updateApplicationInState(db, organization.id, row.id, 'active', { name });
       if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
       return present(updated, caller);

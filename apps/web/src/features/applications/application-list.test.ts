@@ -169,7 +169,7 @@ describe('menu actions', () => {
   const all = ['EDIT_APPLICATION'] as const;
 
   it('offers edit and deactivate on active apps with EDIT_APPLICATION', () => {
-    expect(applicationActions('active', all)).toEqual(['editName', 'deactivate']);
+    expect(applicationActions('active', all)).toEqual(['update', 'deactivate']);
     expect(applicationActions('active', ['VIEW_APPLICATION'])).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ export function canOpenConsole(app: Pick<Application, 'state' | 'consoleUrl'>): 
   return app.state !== 'deleted' && app.state !== 'initializing' && Boolean(app.consoleUrl);
 }
 
-export type ApplicationAction = 'editName' | 'deactivate' | 'reactivate';
+export type ApplicationAction = 'update' | 'deactivate' | 'reactivate';
 
 /** §2/§4: only active apps can be edited or deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION. */
 export function applicationActions(
@@ -110,7 +110,7 @@ export function applicationActions(
   permissions: readonly Permission[],
 ): ApplicationAction[] {
   if (!permissions.includes('EDIT_APPLICATION')) return [];
-  if (state === 'active') return ['editName', 'deactivate'];
+  if (state === 'active') return ['update', 'deactivate'];
   if (state === 'deactivated') return ['reactivate'];
   return [];
 }

@@ -3,27 +3,27 @@ import { MantineShell } from '../../../components/mantine-shell';
 import { useTranslation } from '../../../lib/i18n';
 import { ApplicationModal } from './application-modal';
 import { DeactivateAppForm } from './deactivate-app-form';
-import { EditAppForm } from './edit-app-form';
+import { UpdateAppForm } from './update-app-form';
 
 interface ApplicationDialogsProps {
-  editing: Application | null;
+  updating: Application | null;
   deactivating: Application | null;
-  onCloseEdit: () => void;
+  onCloseUpdate: () => void;
   onCloseDeactivate: () => void;
 }
 
-/** The edit-name and deactivate modals of the application list, loaded when first opened. */
+/** The application list's modals that update an app's name and deactivate it, loaded when first opened. */
 export default function ApplicationDialogs({
-  editing,
+  updating,
   deactivating,
-  onCloseEdit,
+  onCloseUpdate,
   onCloseDeactivate,
 }: ApplicationDialogsProps) {
   const { t } = useTranslation();
   return (
     <MantineShell>
-      <ApplicationModal app={editing} title={t('editAppModal.title')} onClose={onCloseEdit}>
-        {(app) => <EditAppForm app={app} onClose={onCloseEdit} />}
+      <ApplicationModal app={updating} title={t('editAppModal.title')} onClose={onCloseUpdate}>
+        {(app) => <UpdateAppForm app={app} onClose={onCloseUpdate} />}
       </ApplicationModal>
       <ApplicationModal app={deactivating} title={t('deactivateAppModal.title')} onClose={onCloseDeactivate}>
         {(app) => <DeactivateAppForm app={app} onClose={onCloseDeactivate} />}

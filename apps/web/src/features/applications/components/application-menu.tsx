@@ -6,12 +6,12 @@ import { useTranslation } from '../../../lib/i18n';
 import type { ApplicationAction } from '../application-list';
 
 const ACTION_ICONS = {
-  editName: IconPencil,
+  update: IconPencil,
   deactivate: IconPlayerPause,
   reactivate: IconPlayerPlay,
 } as const;
 const ACTION_LABELS = {
-  editName: 'apps.card.editName',
+  update: 'apps.card.editName',
   deactivate: 'apps.card.deactivate',
   reactivate: 'apps.card.reactivate',
 } as const;

@@ -56,7 +56,7 @@ export function ApplicationsPage() {
   const [plans, setPlans] = useState<PlanKey[]>([]);
   const [regions, setRegions] = useState<RegionKey[]>([]);
   const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<Application | null>(null);
+  const [updating, setUpdating] = useState<Application | null>(null);
   const [deactivating, setDeactivating] = useState<Application | null>(null);
   // Stays true once a modal was opened, so the modals stay mounted and close with their transition.
   const [dialogsOpened, setDialogsOpened] = useState(false);
@@ -82,8 +82,8 @@ export function ApplicationsPage() {
 
   const onAction = useCallback(
     (action: ApplicationAction, app: Application) => {
-      if (action === 'editName' || action === 'deactivate') setDialogsOpened(true);
-      if (action === 'editName') setEditing(app);
+      if (action === 'update' || action === 'deactivate') setDialogsOpened(true);
+      if (action === 'update') setUpdating(app);
       else if (action === 'deactivate') setDeactivating(app);
       else
         reactivate(app.applicationId, {
@@ -189,9 +189,9 @@ export function ApplicationsPage() {
       {dialogsOpened && (
         <Suspense fallback={null}>
           <ApplicationDialogs
-            editing={editing}
+            updating={updating}
             deactivating={deactivating}
-            onCloseEdit={() => setEditing(null)}
+            onCloseUpdate={() => setUpdating(null)}
             onCloseDeactivate={() => setDeactivating(null)}
           />
         </Suspense>

@@ -9,7 +9,7 @@ import { canSaveName } from '../application-list';
 import { ModalActions } from './application-modal';
 
 /** §2 edit modal content: read-only ID, the name with its counter, Save only when the name changed. */
-export function EditAppForm({ app, onClose }: { app: Application; onClose: () => void }) {
+export function UpdateAppForm({ app, onClose }: { app: Application; onClose: () => void }) {
   const { t } = useTranslation();
   const [name, setName] = useState(app.name);
   const update = useUpdateApplication(app.applicationId);

@@ -11,8 +11,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { getMembership } from '../members/members.service.ts';
 import { listFreeCreditTiers, listTaxRates } from './accounts.repository.ts';
-import { getMembership, toAccount, updateAccount } from './accounts.service.ts';
+import { toAccount, updateAccount } from './accounts.service.ts';
 
 const AccountUpdateBodySchema = z
   .union([

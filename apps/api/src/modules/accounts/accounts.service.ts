@@ -12,56 +12,11 @@ import type { Membership, SessionUser } from '../../auth/session.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { updateMember } from '../members/members.repository.ts';
+import { getMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
-import {
-  findMembershipByUserId,
-  insertOrganization,
-  insertSuperAdmin,
-  updateOrganization,
-} from './accounts.repository.ts';
+import { updateOrganization } from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The caller's membership (read with the session); a verified user without one gets a new organisation to set up. */
-export async function getMembership(db: Db, user: SessionUser): Promise<Membership> {
-  if (user.membership) return user.membership;
-  const existing = await findMembershipByUserId(db, user.userId);
-  if (existing) return existing;
-  await createOrganizationForUser(db, user);
-  const created = await findMembershipByUserId(db, user.userId);
-  if (!created) throw new AppError('INTERNAL_ERROR');
-  return created;
-}
-
-/**
- * Creates the organisation a new user will set up, with the user as its super-admin. Idempotent:
- * concurrent first requests of one user end with a single membership.
- */
-async function createOrganizationForUser(db: Db, user: SessionUser) {
-  const alreadyMember = new Error('already a member');
-  try {
-    await db.transaction(async (tx) => {
-      const organizationId = crypto.randomUUID();
-      await insertOrganization(tx, { id: organizationId, email: user.email });
-      const inserted = await insertSuperAdmin(tx, organizationId, {
-        userId: user.userId,
-        displayName: user.name || user.email.split('@')[0] || user.email,
-        roleId: SUPER_ADMIN_ROLE,
-      });
-      // Another request created the membership first: roll back this organisation.
-      if (!inserted) throw alreadyMember;
-    });
-  } catch (error) {
-    if (error !== alreadyMember) throw error;
-  }
-}
-
-/** The caller's membership for an organisation endpoint; a user without one has no role, hence no permission. */
-export async function requireMembership(db: Db, user: SessionUser): Promise<Membership> {
-  const membership = user.membership ?? (await findMembershipByUserId(db, user.userId));
-  if (!membership) throw new AppError('FORBIDDEN');
-  return membership;
-}
 
 export function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
   const roleIds = [member.roleId];

@@ -12,8 +12,8 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
-import { requireMembership } from '../accounts/accounts.service.ts';
 import { addToMemberScope } from '../members/members.repository.ts';
+import { requireMembership } from '../members/members.service.ts';
 import {
   findApplication,
   findMemberScope,

@@ -20,13 +20,17 @@ import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invitationMail } from '../../mail/templates.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
-import { requireMembership } from '../accounts/accounts.service.ts';
 import {
   findOrganizationApplications,
   insertMemberUser,
   setMemberScope,
 } from '../members/members.repository.ts';
-import { assertAssignable, memberById, resolveApplicationScope } from '../members/members.service.ts';
+import {
+  assertAssignable,
+  memberById,
+  requireMembership,
+  resolveApplicationScope,
+} from '../members/members.service.ts';
 import {
   findInvitation,
   findInvitationByCodeHash,

@@ -11,3 +11,4 @@ export * from './applications.ts';
 export * from './region.ts';
 export * from './members.ts';
 export * from './control-characters.ts';
+export * from './billing.ts';

@@ -7,7 +7,7 @@ import {
   UsageQuerySchema,
 } from '@portal/contracts';
 import { z } from 'zod';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/auth/auth.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import type { JsonSchema } from './bad-inputs.ts';
 
 /** What a caller with credentials sends: the portal session, or a route's own kind of credential. */

@@ -8,35 +8,34 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAuth, portalName, SESSION_COOKIE_NAME, type Auth } from './auth/auth.ts';
-import { authRoutes } from './auth/auth.routes.ts';
-import { resolveAuthSecret } from './auth/secret.ts';
-import { SessionVerifier } from './auth/session.ts';
+import { SESSION_COOKIE_NAME } from './auth/auth.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
-import { registerApplications } from './modules/applications/applications.setup.ts';
+import { applicationsJobs } from './modules/applications/applications.jobs.ts';
+import { applicationsRoutes } from './modules/applications/applications.routes.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
+import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
-import { createAuthenticate } from './plugins/authenticate.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
-import { createRateLimits } from './plugins/rate-limits.ts';
-import { registerRequestGuards } from './plugins/request-guards.ts';
-import { mountEmbeddedRegions, regionAdminToken } from './regions/embedded-regions.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { authenticatePlugin } from './plugins/authenticate.ts';
+import { configPlugin } from './plugins/config.ts';
+import { databasePlugin } from './plugins/database.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { jobQueuePlugin } from './plugins/job-queue.ts';
+import { mailerPlugin } from './plugins/mailer.ts';
+import { rateLimitsPlugin } from './plugins/rate-limits.ts';
+import { regionClientPlugin } from './plugins/region-client.ts';
+import { requestGuardsPlugin } from './plugins/request-guards.ts';
+import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
 import { sendPageVariant, signedInPageVariant } from './web/spa-page.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    portal: { config: Config; database: Database; auth: Auth; mailer: Mailer; sessions: SessionVerifier };
-  }
-}
 
 /** API answers below this many bytes are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 2048;
@@ -51,11 +50,7 @@ export interface BuildAppOptions {
 }
 
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
-export async function buildApp({
-  config,
-  database,
-  mailer: givenMailer,
-}: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // Only a trusted proxy may name the client address: the per-IP rate limit counts by it.
@@ -64,17 +59,18 @@ export async function buildApp({
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
-  registerRequestGuards(app, { publicUrl: config.publicUrl });
-
-  const { db } = database;
-  const secret = resolveAuthSecret(config.authSecret, config.dataDir);
-  const mailer = givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db });
-  const auth = createAuth({ config, db, secret, mailer, log: app.log });
-  const sessions = new SessionVerifier(db, secret, config.publicUrl);
-  const authenticate = createAuthenticate(sessions);
-  const limits = createRateLimits(config.rateLimit);
-  app.decorate('portal', { config, database, auth, mailer, sessions });
+  // Shared infrastructure, once for the whole server (docs/architecture.md lists each plugin);
+  // the modules below reach it through the decorators.
+  await app.register(configPlugin, { config });
+  await app.register(databasePlugin, { database });
+  await app.register(errorHandlerPlugin);
+  await app.register(requestGuardsPlugin);
+  await app.register(mailerPlugin, { mailer });
+  await app.register(authPlugin);
+  await app.register(authenticatePlugin);
+  await app.register(rateLimitsPlugin);
+  await app.register(jobQueuePlugin);
+  await app.register(regionClientPlugin);
 
   await app.register(helmet, {
     // HSTS only where the portal is served over https; on plain http it would pin a browser to nothing.
@@ -109,29 +105,20 @@ export async function buildApp({
     { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
-  await app.register(authRoutes({ auth, config, db, limits }), { prefix: '/api/auth' });
-  await app.register(publicConfigRoutes(config), { prefix: '/api/v1/config' });
+  await app.register(identityRoutes, { prefix: '/api/auth' });
+  await app.register(publicConfigRoutes, { prefix: '/api/v1/config' });
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });
-  await app.register(accountsRoutes({ db, authenticate }), { prefix: '/api/v1/accounts' });
-  await registerApplications(app, { config, database, authenticate });
-  await app.register(membersRoutes({ db, authenticate, limits }), { prefix: '/api/v1/members' });
-  await app.register(rolesRoutes({ authenticate }), { prefix: '/api/v1/roles' });
-  const invitationDeps = {
-    db,
-    mailer,
-    publicUrl: config.publicUrl,
-    portalName: portalName(config),
-    log: app.log,
-    limits,
-  };
-  await app.register(invitationsRoutes({ ...invitationDeps, authenticate }), {
-    prefix: '/api/v1/invitations',
-  });
-  await app.register(publicInvitationsRoutes({ ...invitationDeps, auth }), { prefix: '/api/invitations' });
-  await app.register(regionalSessionsRoutes({ db, sessions, adminToken: regionAdminToken(config) }));
+  await app.register(accountsRoutes, { prefix: '/api/v1/accounts' });
+  await app.register(applicationsRoutes, { prefix: '/api/v1/applications' });
+  await app.register(applicationsJobs);
+  await app.register(membersRoutes, { prefix: '/api/v1/members' });
+  await app.register(rolesRoutes, { prefix: '/api/v1/roles' });
+  await app.register(invitationsRoutes, { prefix: '/api/v1/invitations' });
+  await app.register(publicInvitationsRoutes, { prefix: '/api/invitations' });
+  await app.register(regionalSessionsRoutes);
   await mountEmbeddedRegions(app, { config, database });
   if (config.devMailbox) {
-    await app.register(devMailboxRoutes(db), { prefix: '/dev/mailbox' });
+    await app.register(devMailboxRoutes, { prefix: '/dev/mailbox' });
   }
 
   const webDist = config.webDistDir ?? DEFAULT_WEB_DIST;

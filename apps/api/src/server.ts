@@ -17,7 +17,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const mail =
-    app.portal.mailer.kind !== 'outbox'
+    app.mailer.kind !== 'outbox'
       ? ''
       : config.devMailbox
         ? `, mail in ${config.publicUrl}/dev/mailbox (readable by anyone who reaches this port)`

@@ -2,7 +2,7 @@ import type { Application } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/auth/auth.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import {

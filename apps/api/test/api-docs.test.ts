@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/auth/auth.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import { API_DOCS_PATH, OPENAPI_DOCUMENT_PATH, documentPath } from '../src/docs/api-reference.ts';
 import { GOOGLE_IDENTITY_ENDPOINTS, IDENTITY_ENDPOINTS } from '../src/docs/identity-endpoints.ts';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/auth/auth.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import {
   INITIAL_SETUP,
   STRONG_PASSWORD,

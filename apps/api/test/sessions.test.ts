@@ -168,7 +168,7 @@ describe('the bearer access token', () => {
     const now = Math.floor(Date.now() / 1000);
     const signWithPortalKey = async (times: { iat: number; exp: number }) =>
       (
-        (await app.portal.auth.api.signJWT({
+        (await app.auth.api.signJWT({
           body: { payload: { email: claims.email, sid: claims.sid, sub: claims.sub, ...times } },
         })) as { token: string }
       ).token;
@@ -197,7 +197,7 @@ describe('the bearer access token', () => {
 describe('the session lookup', () => {
   it('reads the member and organisation exactly as a direct query does, dates as dates', async () => {
     const cookie = await setUpOrganization(app, 'lookup@acme.io');
-    const viaCookie = await testApp.app.portal.sessions.fromHeaders({ cookie });
+    const viaCookie = await testApp.app.sessions.fromHeaders({ cookie });
     const membership = viaCookie?.membership;
     expect(membership).toBeDefined();
     const [member] = await testApp.database.db.select().from(schema.member).where(eq(schema.member.id, membership!.member.id));
@@ -218,7 +218,7 @@ describe('the session lookup', () => {
     const { privacyPolicyAcceptedAt: _p, termsAcceptedAt: _t, createdAt: _c, updatedAt: _u, ...organizationFields } = organization!;
     expect(membership!.organization).toMatchObject(organizationFields);
     expect(viaCookie).toMatchObject({ email: 'lookup@acme.io', emailVerified: true });
-    const viaId = await testApp.app.portal.sessions.fromSessionId(viaCookie!.sessionId);
+    const viaId = await testApp.app.sessions.fromSessionId(viaCookie!.sessionId);
     expect(viaId).toEqual(viaCookie);
   });
 });

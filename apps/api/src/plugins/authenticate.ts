@@ -1,25 +1,40 @@
 import { permissionsForRoles, type Permission } from '@portal/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionUser, SessionVerifier } from '../auth/session.ts';
+import fp from 'fastify-plugin';
+import { SessionVerifier, type SessionUser } from '../auth/session.ts';
 import { AppError } from '../errors.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The session check every API request makes (decision 003): a session cookie or a bearer access token. */
+    sessions: SessionVerifier;
+    /** onRequest hook of the signed-in routes: a valid session, or 401 before the body is read. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
   interface FastifyRequest {
-    sessionUser?: SessionUser;
+    /** The caller, once `authenticate` accepted the request. */
+    sessionUser: SessionUser | undefined;
   }
 }
 
-export function createAuthenticate(verifier: SessionVerifier) {
-  /** preHandler: a valid session cookie or bearer access token, or 401. */
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
-    const sessionUser = await verifier.fromHeaders({
-      cookie: request.headers.cookie,
-      authorization: request.headers.authorization,
+/** The session verifier and the hook built on it; it checks cookies with the secret better-auth signs them with. */
+export const authenticatePlugin = fp(
+  async (app) => {
+    const { config, database, auth } = app;
+    const sessions = new SessionVerifier(database.db, auth.options.secret, config.publicUrl);
+    app.decorate('sessions', sessions);
+    app.decorateRequest('sessionUser', undefined);
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const sessionUser = await sessions.fromHeaders({
+        cookie: request.headers.cookie,
+        authorization: request.headers.authorization,
+      });
+      if (!sessionUser) throw new AppError('UNAUTHORIZED');
+      request.sessionUser = sessionUser;
     });
-    if (!sessionUser) throw new AppError('UNAUTHORIZED');
-    request.sessionUser = sessionUser;
-  };
-}
+  },
+  { name: 'authenticate', dependencies: ['config', 'database', 'auth'] },
+);
 
 export function requireSessionUser(request: FastifyRequest): SessionUser {
   if (!request.sessionUser) throw new AppError('UNAUTHORIZED');

@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AccountBackoff, RateLimiter, type LimitResult } from '../auth/rate-limiter.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+  }
+}
 
 const HOUR_MS = 60 * 60 * 1000;
 /** After this many failed sign-ins on one account in SIGN_IN_FAILURE_WINDOW_MS, attempts on it are spaced. */
@@ -24,7 +31,7 @@ function refuse(reply: FastifyReply, result: LimitResult) {
  * The portal's request limits (numbers in docs/security.md). Every check refuses with 429
  * `RATE_LIMITED` and a Retry-After header. Addresses are compared lower-cased.
  */
-export function createRateLimits(config: Config['rateLimit']) {
+function createRateLimits(config: Config['rateLimit']) {
   const limiter = new RateLimiter();
   const windowMs = config.windowSeconds * 1000;
   const backoff = new AccountBackoff({
@@ -32,7 +39,8 @@ export function createRateLimits(config: Config['rateLimit']) {
     windowMs: SIGN_IN_FAILURE_WINDOW_MS,
     spacingMs: SIGN_IN_BACKOFF_SPACING_MS,
   });
-  const signInFailureKey = (request: FastifyRequest, address: string) => `sign-in-failures:${request.ip}:${address}`;
+  const signInFailureKey = (request: FastifyRequest, address: string) =>
+    `sign-in-failures:${request.ip}:${address}`;
 
   return {
     /** Attempts at one endpoint from one IP, whatever the account. */
@@ -42,7 +50,10 @@ export function createRateLimits(config: Config['rateLimit']) {
 
     /** Attempts at one endpoint for one address (an account, or the address a code was sent to). */
     perAddress(reply: FastifyReply, endpoint: string, address: string) {
-      refuse(reply, limiter.hit(`address:${endpoint}:${address.toLowerCase()}`, config.maxPerAccount, windowMs));
+      refuse(
+        reply,
+        limiter.hit(`address:${endpoint}:${address.toLowerCase()}`, config.maxPerAccount, windowMs),
+      );
     },
 
     /**
@@ -75,3 +86,11 @@ export function createRateLimits(config: Config['rateLimit']) {
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
+
+/** One set of counters for the whole server, shared by the routes that limit requests. */
+export const rateLimitsPlugin = fp(
+  async (app) => {
+    app.decorate('rateLimits', createRateLimits(app.config.rateLimit));
+  },
+  { name: 'rate-limits', dependencies: ['config'] },
+);

@@ -1,5 +1,6 @@
 import { findControlCharacterInRequest } from '@portal/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -44,19 +45,22 @@ function assertJsonBody(request: FastifyRequest) {
 }
 
 /** Checks every request makes before its route: same origin and JSON for changes, no control characters. */
-export function registerRequestGuards(app: FastifyInstance, options: { publicUrl: string }) {
-  const portalOrigin = new URL(options.publicUrl).origin;
-  // Fastify would otherwise parse text/plain bodies into strings; the portal's API takes JSON only.
-  app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request) => {
-    const path = request.url;
-    if (!STATE_CHANGING_METHODS.has(request.method) || !isPortalApi(path)) return;
-    assertSameOrigin(request, portalOrigin);
-    assertJsonBody(request);
-  });
-  // Control characters are refused before any handler, naming the field, so none reaches SQL or a region.
-  app.addHook('preValidation', async (request) => {
-    const field = findControlCharacterInRequest(request);
-    if (field !== undefined) throw new AppError('CONTROL_CHARACTER', { field });
-  });
-}
+export const requestGuardsPlugin = fp(
+  async (app) => {
+    const portalOrigin = new URL(app.config.publicUrl).origin;
+    // Fastify would otherwise parse text/plain bodies into strings; the portal's API takes JSON only.
+    app.removeContentTypeParser('text/plain');
+    app.addHook('onRequest', async (request) => {
+      const path = request.url;
+      if (!STATE_CHANGING_METHODS.has(request.method) || !isPortalApi(path)) return;
+      assertSameOrigin(request, portalOrigin);
+      assertJsonBody(request);
+    });
+    // Control characters are refused before any handler, naming the field, so none reaches SQL or a region.
+    app.addHook('preValidation', async (request) => {
+      const field = findControlCharacterInRequest(request);
+      if (field !== undefined) throw new AppError('CONTROL_CHARACTER', { field });
+    });
+  },
+  { name: 'request-guards', dependencies: ['config'] },
+);

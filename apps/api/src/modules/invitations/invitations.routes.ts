@@ -10,96 +10,105 @@ import {
   VerifyInvitationRequestSchema,
   VerifyInvitationResponseSchema,
 } from '@portal/contracts';
-import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Auth } from '../../auth/auth.ts';
+import { portalName } from '../../auth/auth.ts';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { AppError } from '../../errors.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import type { RateLimits } from '../../plugins/rate-limits.ts';
-import { invitationsService, type InvitationsDeps } from './invitations.service.ts';
+import { invitationsService } from './invitations.service.ts';
+
+/** One wiring for both route sets: the app's database and mailer. */
+function invitationsServiceOf(app: FastifyInstance) {
+  const { config } = app;
+  return invitationsService({
+    db: app.database.db,
+    mailer: app.mailer,
+    publicUrl: config.publicUrl,
+    portalName: portalName(config),
+    log: app.log,
+  });
+}
 
 /** /api/v1/invitations: the organisation's open invitations, for members who may see or send them. */
-export function invitationsRoutes(
-  deps: InvitationsDeps & { authenticate: preHandlerHookHandler; limits: RateLimits },
-) {
-  const { limits } = deps;
-  const service = invitationsService(deps);
-  return async (app: FastifyInstance) => {
-    const r = app.withTypeProvider<ZodTypeProvider>();
-    r.addHook('onRequest', deps.authenticate);
+export async function invitationsRoutes(app: FastifyInstance) {
+  const service = invitationsServiceOf(app);
+  const { rateLimits } = app;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook('onRequest', app.authenticate);
 
-    r.get(
-      '/',
-      { schema: { querystring: ListInvitationsQuerySchema, response: { 200: ListInvitationsResponseSchema } } },
-      async (request) => service.list(requireSessionUser(request), request.query.limit),
-    );
+  r.get(
+    '/',
+    { schema: { querystring: ListInvitationsQuerySchema, response: { 200: ListInvitationsResponseSchema } } },
+    async (request) => service.list(requireSessionUser(request), request.query.limit),
+  );
 
-    r.post(
-      '/',
-      {
-        schema: { body: CreateInvitationsRequestSchema, response: { 201: CreateInvitationsResponseSchema } },
-        preHandler: async (request, reply) => limits.mail(request, reply, 'invitation', request.body.emails),
-      },
-      async (request, reply) => reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
-    );
+  r.post(
+    '/',
+    {
+      schema: { body: CreateInvitationsRequestSchema, response: { 201: CreateInvitationsResponseSchema } },
+      preHandler: async (request, reply) =>
+        rateLimits.mail(request, reply, 'invitation', request.body.emails),
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
+  );
 
-    r.delete(
-      '/:invitationId',
-      { schema: { params: InvitationIdParamsSchema, response: { 204: NoContentSchema } } },
-      async (request, reply) => {
-        await service.cancel(requireSessionUser(request), request.params.invitationId);
-        return reply.status(204).send();
-      },
-    );
+  r.delete(
+    '/:invitationId',
+    { schema: { params: InvitationIdParamsSchema, response: { 204: NoContentSchema } } },
+    async (request, reply) => {
+      await service.cancel(requireSessionUser(request), request.params.invitationId);
+      return reply.status(204).send();
+    },
+  );
 
-    r.post(
-      '/:invitationId/resend',
-      {
-        schema: { params: InvitationIdParamsSchema, response: { 200: InvitationSchema } },
-        preHandler: async (request, reply) => limits.mail(request, reply, 'invitation', [request.params.invitationId]),
-      },
-      async (request) => service.resend(requireSessionUser(request), request.params.invitationId),
-    );
-  };
+  r.post(
+    '/:invitationId/resend',
+    {
+      schema: { params: InvitationIdParamsSchema, response: { 200: InvitationSchema } },
+      preHandler: async (request, reply) =>
+        rateLimits.mail(request, reply, 'invitation', [request.params.invitationId]),
+    },
+    async (request) => service.resend(requireSessionUser(request), request.params.invitationId),
+  );
 }
 
 /**
  * /api/invitations: the invitee's side, before they have an account. The code in the mailed link
  * is the credential; confirming creates the account and signs the invitee in.
  */
-export function publicInvitationsRoutes(deps: InvitationsDeps & { auth: Auth; limits: RateLimits }) {
-  const service = invitationsService(deps);
-  return async (app: FastifyInstance) => {
-    const r = app.withTypeProvider<ZodTypeProvider>();
-    // The code is the credential: guesses are limited per client IP (codes are 256 bits, decision 009).
-    r.addHook('onRequest', async (request, reply) => deps.limits.perIp(request, reply, 'invitation-code'));
+export async function publicInvitationsRoutes(app: FastifyInstance) {
+  const service = invitationsServiceOf(app);
+  const { rateLimits } = app;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // The code is the credential: guesses are limited per client IP (codes are 256 bits, decision 009).
+  r.addHook('onRequest', async (request, reply) => rateLimits.perIp(request, reply, 'invitation-code'));
 
-    r.post(
-      '/verify',
-      { schema: { body: VerifyInvitationRequestSchema, response: { 200: VerifyInvitationResponseSchema } } },
-      async (request) => service.verify(request.body.code),
-    );
+  r.post(
+    '/verify',
+    { schema: { body: VerifyInvitationRequestSchema, response: { 200: VerifyInvitationResponseSchema } } },
+    async (request) => service.verify(request.body.code),
+  );
 
-    r.post(
-      '/:invitationId/confirm',
-      {
-        schema: {
-          params: InvitationIdParamsSchema,
-          body: ConfirmInvitationRequestSchema,
-          response: { 201: ConfirmInvitationResponseSchema },
-        },
+  r.post(
+    '/:invitationId/confirm',
+    {
+      schema: {
+        params: InvitationIdParamsSchema,
+        body: ConfirmInvitationRequestSchema,
+        response: { 201: ConfirmInvitationResponseSchema },
       },
-      async (request, reply) => {
-        const joined = await service.confirm(request.params.invitationId, request.body);
-        const signIn = await deps.auth.api.signInEmail({
-          body: { email: joined.email, password: request.body.password },
-          asResponse: true,
-        });
-        if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
-        reply.header('set-cookie', signIn.headers.getSetCookie());
-        return reply.status(201).send({ member: joined.member });
-      },
-    );
-  };
+    },
+    async (request, reply) => {
+      const joined = await service.confirm(request.params.invitationId, request.body);
+      const signIn = await app.auth.api.signInEmail({
+        body: { email: joined.email, password: request.body.password },
+        asResponse: true,
+      });
+      if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
+      reply.header('set-cookie', signIn.headers.getSetCookie());
+      return reply.status(201).send({ member: joined.member });
+    },
+  );
 }

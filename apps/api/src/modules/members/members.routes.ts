@@ -8,84 +8,85 @@ import {
   MemberSchema,
   UpdateMemberRequestSchema,
 } from '@portal/contracts';
-import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client.ts';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import type { RateLimits } from '../../plugins/rate-limits.ts';
 import { listRoles, membersService } from './members.service.ts';
 
 /** /api/v1/members: the organisation's members, each call checked against the caller's role. */
-export function membersRoutes(deps: { db: Db; authenticate: preHandlerHookHandler; limits: RateLimits }) {
-  const service = membersService(deps.db);
-  return async (app: FastifyInstance) => {
-    const r = app.withTypeProvider<ZodTypeProvider>();
-    // Before body validation: a caller without a session learns 401, not what a valid body looks like.
-    r.addHook('onRequest', deps.authenticate);
+export async function membersRoutes(app: FastifyInstance) {
+  const service = membersService(app.database.db);
+  const { rateLimits } = app;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // Before body validation: a caller without a session learns 401, not what a valid body looks like.
+  r.addHook('onRequest', app.authenticate);
 
-    r.get(
-      '/',
-      { schema: { querystring: ListMembersQuerySchema, response: { 200: ListMembersResponseSchema } } },
-      async (request) => service.list(requireSessionUser(request), request.query.limit),
-    );
+  r.get(
+    '/',
+    { schema: { querystring: ListMembersQuerySchema, response: { 200: ListMembersResponseSchema } } },
+    async (request) => service.list(requireSessionUser(request), request.query.limit),
+  );
 
-    r.get('/me', { schema: { response: { 200: MemberSchema } } }, async (request) =>
-      service.me(requireSessionUser(request)),
-    );
+  r.get('/me', { schema: { response: { 200: MemberSchema } } }, async (request) =>
+    service.me(requireSessionUser(request)),
+  );
 
-    r.get(
-      '/:memberId',
-      { schema: { params: MemberIdParamsSchema, response: { 200: MemberSchema } } },
-      async (request) => service.get(requireSessionUser(request), request.params.memberId),
-    );
+  r.get(
+    '/:memberId',
+    { schema: { params: MemberIdParamsSchema, response: { 200: MemberSchema } } },
+    async (request) => service.get(requireSessionUser(request), request.params.memberId),
+  );
 
-    r.put(
-      '/:memberId',
-      { schema: { params: MemberIdParamsSchema, body: UpdateMemberRequestSchema, response: { 200: MemberSchema } } },
-      async (request) => service.update(requireSessionUser(request), request.params.memberId, request.body),
-    );
-
-    r.delete(
-      '/:memberId',
-      { schema: { params: MemberIdParamsSchema, response: { 204: NoContentSchema } } },
-      async (request, reply) => {
-        await service.remove(requireSessionUser(request), request.params.memberId);
-        return reply.status(204).send();
+  r.put(
+    '/:memberId',
+    {
+      schema: {
+        params: MemberIdParamsSchema,
+        body: UpdateMemberRequestSchema,
+        response: { 200: MemberSchema },
       },
-    );
+    },
+    async (request) => service.update(requireSessionUser(request), request.params.memberId, request.body),
+  );
 
-    r.put(
-      '/:memberId/password',
-      {
-        schema: {
-          params: MemberIdParamsSchema,
-          body: ChangePasswordRequestSchema,
-          response: { 204: NoContentSchema },
-        },
-        // The current password is checked here: a stolen session must not become a password oracle.
-        preHandler: async (request, reply) => {
-          deps.limits.perIp(request, reply, 'change-password');
-          deps.limits.perAddress(reply, 'change-password', requireSessionUser(request).email);
-        },
+  r.delete(
+    '/:memberId',
+    { schema: { params: MemberIdParamsSchema, response: { 204: NoContentSchema } } },
+    async (request, reply) => {
+      await service.remove(requireSessionUser(request), request.params.memberId);
+      return reply.status(204).send();
+    },
+  );
+
+  r.put(
+    '/:memberId/password',
+    {
+      schema: {
+        params: MemberIdParamsSchema,
+        body: ChangePasswordRequestSchema,
+        response: { 204: NoContentSchema },
       },
-      async (request, reply) => {
-        await service.changePassword(requireSessionUser(request), request.params.memberId, request.body);
-        return reply.status(204).send();
+      // The current password is checked here: a stolen session must not become a password oracle.
+      preHandler: async (request, reply) => {
+        rateLimits.perIp(request, reply, 'change-password');
+        rateLimits.perAddress(reply, 'change-password', requireSessionUser(request).email);
       },
-    );
-  };
+    },
+    async (request, reply) => {
+      await service.changePassword(requireSessionUser(request), request.params.memberId, request.body);
+      return reply.status(204).send();
+    },
+  );
 }
 
 /** /api/v1/roles: the role vocabulary, for any signed-in user. */
-export function rolesRoutes(deps: { authenticate: preHandlerHookHandler }) {
-  return async (app: FastifyInstance) => {
-    const r = app.withTypeProvider<ZodTypeProvider>();
-    r.addHook('onRequest', deps.authenticate);
-    r.get(
-      '/',
-      { schema: { querystring: ListRolesQuerySchema, response: { 200: ListRolesResponseSchema } } },
-      async (request) => listRoles(request.query.limit),
-    );
-  };
+export async function rolesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook('onRequest', app.authenticate);
+  r.get(
+    '/',
+    { schema: { querystring: ListRolesQuerySchema, response: { 200: ListRolesResponseSchema } } },
+    async (request) => listRoles(request.query.limit),
+  );
 }

@@ -1,9 +1,10 @@
 import { PublicConfigSchema, type PublicConfig } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
 
-export function publicConfigRoutes(config: Config) {
+/** What the sign-in pages need to know before anyone signs in; public. */
+export async function publicConfigRoutes(app: FastifyInstance) {
+  const { config } = app;
   const body: PublicConfig = {
     productName: config.productName,
     googleSignIn: Boolean(config.google),
@@ -12,7 +13,7 @@ export function publicConfigRoutes(config: Config) {
     dashboardUrl: config.dashboardUrl,
     helpLinks: config.helpLinks,
   };
-  return async (app: FastifyInstance) => {
-    app.withTypeProvider<ZodTypeProvider>().get('/', { schema: { response: { 200: PublicConfigSchema } } }, async () => body);
-  };
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/', { schema: { response: { 200: PublicConfigSchema } } }, async () => body);
 }

@@ -1,11 +1,9 @@
 import type { ErrorCode } from '@portal/contracts';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { AppError } from '../errors.ts';
-import type { RateLimits } from '../plugins/rate-limits.ts';
-import { SESSION_COOKIE_NAME, type Auth } from './auth.ts';
-import { codeAttempts, type CodePurpose } from './code-attempts.ts';
+import { SESSION_COOKIE_NAME } from '../../auth/auth.ts';
+import { codeAttempts, type CodePurpose } from '../../auth/code-attempts.ts';
+import { AppError } from '../../errors.ts';
+import type { RateLimits } from '../../plugins/rate-limits.ts';
 
 interface EnabledEndpoint {
   method: 'GET' | 'POST';
@@ -46,7 +44,11 @@ function sendsMail(endpoint: string, kind: Parameters<RateLimits['mail']>[2]) {
  * (sign-in by mailed code, change-password, update-user, …) answers 404 before better-auth sees it.
  */
 export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
-  '/sign-up/email': { method: 'POST', use: 'sign-up with a corporate address', guard: sendsMail('sign-up', 'sign-up') },
+  '/sign-up/email': {
+    method: 'POST',
+    use: 'sign-up with a corporate address',
+    guard: sendsMail('sign-up', 'sign-up'),
+  },
   '/sign-in/email': {
     method: 'POST',
     use: 'sign-in with email and password',
@@ -98,7 +100,8 @@ function serializeBody(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    if (error instanceof RangeError) throw new AppError('VALIDATION_ERROR', { message: 'The request body is nested too deeply.' });
+    if (error instanceof RangeError)
+      throw new AppError('VALIDATION_ERROR', { message: 'The request body is nested too deeply.' });
     throw error;
   }
 }
@@ -131,7 +134,8 @@ function portalErrorBody(status: number, payload: Buffer | null, log: FastifyBas
   }
   const fallback = CODE_FOR_STATUS[status] ?? 'BAD_REQUEST';
   const code = typeof body.code === 'string' && body.code ? body.code : fallback;
-  const message = typeof body.message === 'string' && body.message ? body.message : new AppError(fallback).message;
+  const message =
+    typeof body.message === 'string' && body.message ? body.message : new AppError(fallback).message;
   return Buffer.from(JSON.stringify({ ...body, code, message }));
 }
 
@@ -140,7 +144,9 @@ function parseObject(payload: Buffer | null): Record<string, unknown> {
   if (!payload || payload.length === 0) return {};
   try {
     const parsed: unknown = JSON.parse(payload.toString('utf8'));
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -158,50 +164,51 @@ function withoutPlainSessionCookie(cookie: string): string {
 }
 
 /** Mounts better-auth's fetch handler under /api/auth: only the enabled endpoints, each behind its limits. */
-export function authRoutes(deps: { auth: Auth; config: Config; db: Db; limits: RateLimits }) {
-  const { auth, config, limits } = deps;
-  const attempts = codeAttempts(deps.db);
-  const endpoints = config.google ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS } : ENABLED_AUTH_ENDPOINTS;
+export async function identityRoutes(app: FastifyInstance) {
+  const { auth, config, rateLimits: limits } = app;
+  const attempts = codeAttempts(app.database.db);
+  const endpoints = config.google
+    ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS }
+    : ENABLED_AUTH_ENDPOINTS;
   const secureCookies = config.publicUrl.startsWith('https:');
 
-  return async (app: FastifyInstance) => {
-    app.route({
-      method: ['GET', 'POST'],
-      url: '/*',
-      async handler(request, reply) {
-        const url = new URL(request.url, config.publicUrl);
-        const endpoint = endpoints[url.pathname.slice('/api/auth'.length)];
-        if (!endpoint || endpoint.method !== request.method) throw new AppError('NOT_FOUND');
-        const context: GuardContext = { request, reply, email: emailOf(request.body), limits, attempts };
-        await endpoint.guard?.(context);
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/*',
+    async handler(request, reply) {
+      const url = new URL(request.url, config.publicUrl);
+      const endpoint = endpoints[url.pathname.slice('/api/auth'.length)];
+      if (!endpoint || endpoint.method !== request.method) throw new AppError('NOT_FOUND');
+      const context: GuardContext = { request, reply, email: emailOf(request.body), limits, attempts };
+      await endpoint.guard?.(context);
 
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          if (value === undefined) continue;
-          const joined = Array.isArray(value) ? value.join(', ') : value;
-          headers.set(name, name === 'cookie' && secureCookies ? withoutPlainSessionCookie(joined) : joined);
-        }
-        const response = await auth.handler(
-          new Request(url, {
-            method: request.method,
-            headers,
-            body: request.method === 'POST' && request.body !== undefined ? serializeBody(request.body) : undefined,
-          }),
-        );
-        endpoint.after?.(context, response.status);
-        const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-        reply.status(response.status);
-        response.headers.forEach((value, name) => {
-          if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
-        });
-        const cookies = response.headers.getSetCookie();
-        if (cookies.length > 0) reply.header('set-cookie', cookies);
-        if (response.status >= 400) {
-          reply.header('content-type', 'application/json; charset=utf-8');
-          return reply.send(portalErrorBody(response.status, payload, request.log));
-        }
-        return reply.send(payload);
-      },
-    });
-  };
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        const joined = Array.isArray(value) ? value.join(', ') : value;
+        headers.set(name, name === 'cookie' && secureCookies ? withoutPlainSessionCookie(joined) : joined);
+      }
+      const response = await auth.handler(
+        new Request(url, {
+          method: request.method,
+          headers,
+          body:
+            request.method === 'POST' && request.body !== undefined ? serializeBody(request.body) : undefined,
+        }),
+      );
+      endpoint.after?.(context, response.status);
+      const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+      reply.status(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+      if (response.status >= 400) {
+        reply.header('content-type', 'application/json; charset=utf-8');
+        return reply.send(portalErrorBody(response.status, payload, request.log));
+      }
+      return reply.send(payload);
+    },
+  });
 }

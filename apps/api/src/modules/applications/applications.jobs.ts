@@ -1,17 +1,17 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type PgBoss from 'pg-boss';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Network } from '@portal/contracts';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import type { JobQueue, JobWorkers } from '../../plugins/job-queue.ts';
+import type { RegionClient } from '../../regions/region-client.ts';
 import {
   findApplicationById,
   listInitializingApplicationIds,
   markProvisioned,
   recordNetwork,
   recordProvisioningAttempt,
-} from '../modules/applications/applications.repository.ts';
-import type { RegionClient } from '../regions/region-client.ts';
+} from './applications.repository.ts';
 
-export const PROVISION_APPLICATION_QUEUE = 'provision-application';
+const PROVISION_APPLICATION_QUEUE = 'provision-application';
 const STATUS_POLL_INTERVAL_MS = 250;
 // pg-boss 10 runs one job at a time per worker; several workers keep one slow region (an attempt
 // may wait REGION_PROVISIONING_POLL_MS) from holding back applications in the others.
@@ -21,9 +21,10 @@ interface ProvisionJob {
   applicationId: string;
 }
 
-export interface ProvisioningDeps {
+interface ProvisioningDeps {
   db: Db;
   regions: RegionClient;
+  jobQueue: JobQueue;
   /** How long one attempt waits for the network to turn active before giving the job back to retry. */
   pollMs: number;
   retryDelaySeconds: number;
@@ -34,6 +35,8 @@ export interface ProvisioningDeps {
    * data directory), so a job still active at start was held by a process that died.
    */
   soleWorker: boolean;
+  /** How often the sweep looks for applications left initializing without a live job. */
+  sweepSeconds: number;
   log: FastifyBaseLogger;
 }
 
@@ -50,7 +53,7 @@ const ATTEMPT_SLACK_SECONDS = 10;
  * How long one attempt can legitimately run; a job active for longer belongs to a server that
  * died (killed, crashed, lost its host), and pg-boss's maintenance gives it back to the queue.
  */
-export function attemptBoundSeconds(pollMs: number) {
+function attemptBoundSeconds(pollMs: number) {
   return Math.ceil(pollMs / 1000) + REGION_CALLS_BOUND_SECONDS + ATTEMPT_SLACK_SECONDS;
 }
 
@@ -61,7 +64,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * keep its id and console URL, wait a bounded time for it to be active, then mark the app active.
  * Any failure throws, so pg-boss retries later and the app stays `initializing` meanwhile.
  */
-export async function provisionApplication(deps: ProvisioningDeps, applicationId: string): Promise<void> {
+async function provisionApplication(deps: ProvisioningDeps, applicationId: string): Promise<void> {
   const { db, regions } = deps;
   const app = await findApplicationById(db, applicationId);
   // Gone, or already provisioned by an earlier attempt: nothing to do.
@@ -99,22 +102,31 @@ function pollingIntervalSeconds(retryDelaySeconds: number) {
 
 const LIVE_JOB_STATES = new Set(['created', 'retry', 'active']);
 
+/** The job id is the application id, so enqueueing the same application twice is a no-op. */
+export async function enqueueProvisioning(jobQueue: JobQueue, applicationId: string) {
+  await jobQueue.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, {
+    id: applicationId,
+  });
+}
+
 /**
- * The provisioning queue of one server. Its workers poll only as often as retries need (polling
- * runs on the portal's database, which with PGlite shares the server's thread); an application
- * enqueued here wakes them at once.
+ * The provisioning workers of one server. They poll only as often as retries need (polling runs
+ * on the portal's database, which with PGlite shares the server's thread); an application
+ * enqueued on this server wakes them at once.
  */
-export class ProvisioningQueue {
-  private readonly workerIds: string[] = [];
+class ProvisioningWorkers implements JobWorkers {
+  /** Running attempts finish (bounded by the poll time); the rest wait in the queue for the next start. */
+  readonly finishWithinMs: number;
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly boss: PgBoss,
-    private readonly deps: ProvisioningDeps,
-  ) {}
+  constructor(private readonly deps: ProvisioningDeps) {
+    this.finishWithinMs = deps.pollMs + 15_000;
+  }
 
-  /** Starts the workers and re-enqueues apps left initializing without a live job. */
+  /** Starts the workers, re-enqueues apps left initializing without a live job, and sweeps for them from then on. */
   async start() {
-    const { boss, deps } = this;
+    const { deps } = this;
+    const { boss } = deps.jobQueue;
     const queue = {
       name: PROVISION_APPLICATION_QUEUE,
       retryLimit: deps.retryLimit,
@@ -128,12 +140,21 @@ export class ProvisioningQueue {
     await this.retryOrphanedJobs();
     const options = { pollingIntervalSeconds: pollingIntervalSeconds(deps.retryDelaySeconds) };
     for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {
-      const workerId = await boss.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, options, async ([job]) => {
+      await deps.jobQueue.work<ProvisionJob>(PROVISION_APPLICATION_QUEUE, options, async ([job]) => {
         if (job) await provisionApplication(deps, job.data.applicationId);
       });
-      this.workerIds.push(workerId);
     }
     await this.requeueStalled();
+    this.sweep = setInterval(() => {
+      this.requeueStalled().catch((error: unknown) => {
+        deps.log.error({ err: error }, 'provisioning sweep failed; the next one retries');
+      });
+    }, deps.sweepSeconds * 1000);
+    this.sweep.unref();
+  }
+
+  stop() {
+    clearInterval(this.sweep);
   }
 
   /**
@@ -142,7 +163,8 @@ export class ProvisioningQueue {
    * longer than an attempt can last (jobs enqueued before the expiry was shortened keep theirs).
    */
   private async retryOrphanedJobs() {
-    const { boss, deps } = this;
+    const { deps } = this;
+    const { boss } = deps.jobQueue;
     const boundMs = attemptBoundSeconds(deps.pollMs) * 1000;
     for (const applicationId of await listInitializingApplicationIds(deps.db)) {
       const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
@@ -156,21 +178,14 @@ export class ProvisioningQueue {
     }
   }
 
-  /** The job id is the application id, so enqueueing the same application twice is a no-op. */
-  async enqueue(applicationId: string) {
-    await this.boss.send(PROVISION_APPLICATION_QUEUE, { applicationId } satisfies ProvisionJob, {
-      id: applicationId,
-    });
-    for (const workerId of this.workerIds) this.boss.notifyWorker(workerId);
-  }
-
   /**
    * Finds applications still initializing whose job is missing (the enqueue failed, or the server
    * stopped in between) or ended (its retries were used up in a long outage) and starts a new job
    * for each. An ended job is deleted first because the job id is the application id.
    */
-  async requeueStalled() {
-    const { boss, deps } = this;
+  private async requeueStalled() {
+    const { deps } = this;
+    const { boss } = deps.jobQueue;
     for (const applicationId of await listInitializingApplicationIds(deps.db)) {
       const job = await boss.getJobById(PROVISION_APPLICATION_QUEUE, applicationId);
       if (job && LIVE_JOB_STATES.has(job.state)) continue;
@@ -181,7 +196,26 @@ export class ProvisioningQueue {
         );
         await boss.deleteJob(PROVISION_APPLICATION_QUEUE, applicationId);
       }
-      await this.enqueue(applicationId);
+      await enqueueProvisioning(deps.jobQueue, applicationId);
     }
   }
+}
+
+/** Provisioning runs with the server on the app's job queue, against its database and region client. */
+export async function applicationsJobs(app: FastifyInstance) {
+  const { config, database } = app;
+  app.jobQueue.addWorkers(
+    new ProvisioningWorkers({
+      db: database.db,
+      regions: app.regions,
+      jobQueue: app.jobQueue,
+      pollMs: config.regionProvisioningPollMs,
+      retryDelaySeconds: config.provisioningRetryDelaySeconds,
+      retryLimit: config.provisioningRetryLimit,
+      // Only one process can open an embedded database (data-dir-lock), so it works the queue alone.
+      soleWorker: database.kind === 'pglite',
+      sweepSeconds: config.provisioningSweepSeconds,
+      log: app.log,
+    }),
+  );
 }

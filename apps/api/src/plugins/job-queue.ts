@@ -1,0 +1,98 @@
+import fp from 'fastify-plugin';
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobQueue: JobQueue;
+  }
+}
+
+/** What a module runs on the queue (`<module>.jobs.ts`), started and stopped with the server. */
+export interface JobWorkers {
+  /** Runs once pg-boss has started, when the server is ready: creates the module's queues and works them. */
+  start(): Promise<void>;
+  /** Runs when the server closes, before pg-boss stops. */
+  stop?(): void;
+  /** How long closing waits for the module's running jobs; jobs not yet started wait for the next start. */
+  finishWithinMs: number;
+}
+
+export interface JobQueue {
+  /** pg-boss itself, for what workers do with their queues besides working and sending. */
+  readonly boss: PgBoss;
+  addWorkers(workers: JobWorkers): void;
+  /** One worker on a queue (pg-boss 10 gives it one job at a time); several calls run several. */
+  work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<void>;
+  /** Sends a job and wakes this server's workers of its queue at once, instead of at their next poll. */
+  send(queue: string, data: object, options: PgBoss.SendOptions): Promise<void>;
+}
+
+/**
+ * pg-boss runs on the portal's own database. On PGlite it goes through the `db` executor:
+ * statements with parameters go to `query`, parameterless scripts (pg-boss's migrations and
+ * locking blocks hold several statements) must go to `exec`, which answers one result per
+ * statement; the last one carries the rows pg-boss reads. On PostgreSQL it shares the pool.
+ */
+function executorFor(database: Database): PgBoss.Db {
+  const { pglite, pool } = database;
+  if (pglite) {
+    return {
+      async executeSql(text: string, values: unknown[] = []) {
+        if (values.length === 0) {
+          const results = await pglite.exec(text);
+          return { rows: results.at(-1)?.rows ?? [] };
+        }
+        return pglite.query(text, values);
+      },
+    };
+  }
+  if (pool) return { executeSql: (text: string, values: unknown[] = []) => pool.query(text, values) };
+  throw new Error('The database has neither a PGlite instance nor a pool for the job queue.');
+}
+
+/**
+ * The job queue (pg-boss) on the portal's database, so that several servers share the work. It
+ * starts when the server is ready, then the modules' workers; it stops before the database closes.
+ */
+export const jobQueuePlugin = fp(
+  async (app) => {
+    const boss = new PgBoss({
+      db: executorFor(app.database),
+      // The portal schedules nothing by cron yet; maintenance (archiving, expiry) stays on.
+      schedule: false,
+      // Maintenance fails (and so retries) jobs past their expiry, which is how a job held by a
+      // server that died comes back; every 15 s instead of 2 min keeps that recovery short.
+      maintenanceIntervalSeconds: 15,
+    });
+    boss.on('error', (error) => app.log.error({ err: error }, 'job queue error'));
+    const modules: JobWorkers[] = [];
+    const workerIds = new Map<string, string[]>();
+
+    app.decorate('jobQueue', {
+      boss,
+      addWorkers(workers) {
+        modules.push(workers);
+      },
+      async work(queue, options, handler) {
+        const workerId = await boss.work(queue, options, handler);
+        workerIds.set(queue, [...(workerIds.get(queue) ?? []), workerId]);
+      },
+      async send(queue, data, options) {
+        await boss.send(queue, data, options);
+        for (const workerId of workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
+      },
+    } satisfies JobQueue);
+
+    app.addHook('onReady', async () => {
+      await boss.start();
+      for (const workers of modules) await workers.start();
+    });
+    app.addHook('onClose', async () => {
+      for (const workers of modules) workers.stop?.();
+      const timeout = Math.max(0, ...modules.map((workers) => workers.finishWithinMs));
+      await boss.stop({ graceful: true, wait: true, timeout });
+    });
+  },
+  { name: 'job-queue', dependencies: ['database'] },
+);

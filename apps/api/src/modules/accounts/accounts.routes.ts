@@ -4,15 +4,12 @@ import {
   InitialSetupRequestSchema,
   TaxRatesResponseSchema,
   UpdateAccountRequestSchema,
-  type FreeCreditTier,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import { getMembership } from '../members/members.service.ts';
-import { listFreeCreditTiers, listTaxRates } from './accounts.repository.ts';
-import { toAccount, updateAccount } from './accounts.service.ts';
+import { accountsService } from './accounts.service.ts';
 
 const AccountUpdateBodySchema = z
   .union([
@@ -21,44 +18,31 @@ const AccountUpdateBodySchema = z
   ])
   .describe('Before the organisation is set up, the setup form; after, the billing form.');
 
+/** /api/v1/accounts: the signed-in user's account, its organisation's setup and billing details. */
 export async function accountsRoutes(app: FastifyInstance) {
-  const { db } = app.database;
+  const service = accountsService({ db: app.database.db });
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.addHook('preHandler', app.authenticate);
+  r.addHook('onRequest', app.authenticate);
 
-  r.get('/me', { schema: { response: { 200: AccountSchema } } }, async (request) => {
-    const user = requireSessionUser(request);
-    return toAccount(user, await getMembership(db, user));
-  });
+  r.get('/me', { schema: { response: { 200: AccountSchema } } }, async (request) =>
+    service.me(requireSessionUser(request)),
+  );
 
-  // The body is validated by the service: which form applies, and whether the caller may send it
-  // at all, depends on whether setup is done. The schema documents both forms; it is not applied
-  // before the service, which answers each form's own field errors.
   r.put(
     '/',
     {
       schema: { body: AccountUpdateBodySchema, response: { 200: AccountSchema } },
-      validatorCompiler: () => (body) => ({ value: body }),
+      // Which of the two forms the body must be, and whether the caller may send it at all, depends
+      // on whether the organisation is set up: the body is checked against the caller's form first,
+      // so a refusal is a 403 or names that form's fields, never "neither form" from the union.
+      preValidation: async (request) => service.checkUpdate(requireSessionUser(request), request.body),
     },
-    async (request) => updateAccount(db, requireSessionUser(request), request.body),
+    async (request) => service.update(requireSessionUser(request), request.body),
   );
 
-  r.get('/tax', { schema: { response: { 200: TaxRatesResponseSchema } } }, async () => {
-    const rows = await listTaxRates(db);
-    const rates: Record<string, number> = {};
-    let defaultRate = 0;
-    for (const row of rows) {
-      if (row.countryCode === null) defaultRate = Number(row.ratePercent);
-      else rates[row.countryCode] = Number(row.ratePercent);
-    }
-    return { defaultRate, rates };
-  });
+  r.get('/tax', { schema: { response: { 200: TaxRatesResponseSchema } } }, async () => service.taxRates());
 
-  r.get('/freecredits', { schema: { response: { 200: FreeCreditTiersResponseSchema } } }, async () => {
-    const rows = await listFreeCreditTiers(db);
-    return rows.map((row): FreeCreditTier => ({
-      start: row.startCents / 100,
-      credit: row.creditCents / 100,
-    }));
-  });
+  r.get('/freecredits', { schema: { response: { 200: FreeCreditTiersResponseSchema } } }, async () =>
+    service.freeCreditTiers(),
+  );
 }

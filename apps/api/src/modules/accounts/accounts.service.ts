@@ -5,7 +5,11 @@ import {
   UpdateAccountRequestSchema,
   permissionsForRoles,
   type Account,
+  type FreeCreditTier,
+  type InitialSetupRequest,
   type MessageKey,
+  type TaxRates,
+  type UpdateAccountRequest,
 } from '@portal/contracts';
 import type { z } from 'zod';
 import type { Membership, SessionUser } from '../../auth/session.ts';
@@ -14,11 +18,11 @@ import { AppError, validationError } from '../../errors.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
-import { updateOrganization } from './accounts.repository.ts';
+import { listFreeCreditTiers, listTaxRates, updateOrganization } from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
+function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
   const roleIds = [member.roleId];
   return {
     email: org.email,
@@ -53,7 +57,7 @@ export function toAccount(user: SessionUser, { member, organization: org }: Memb
   };
 }
 
-function parseOrThrow<T>(schema: z.ZodType<T>, body: unknown): T {
+function parseForm<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) throw validationError(parsed.error.issues);
   return parsed.data;
@@ -64,20 +68,36 @@ function fieldError(field: string, message: MessageKey): AppError {
 }
 
 /**
- * PUT /api/v1/accounts. Before setup it is the initial setup (super-admin only, legal documents
- * accepted, trial started); after setup it updates the billing details (VIEW_BILLING, active account).
+ * A body of PUT /api/v1/accounts read as the form the caller may send (decision 005): before setup
+ * the initial setup, the super-admin's only; after setup the billing details, with VIEW_BILLING on
+ * an active account. 403 when the caller may send neither, 400 naming the form's fields.
  */
-export async function updateAccount(
-  db: Db,
-  user: SessionUser,
-  body: unknown,
-  now = new Date(),
-): Promise<Account> {
-  const membership = await getMembership(db, user);
-  const { member, organization } = membership;
+function readAccountUpdate({ member, organization }: Membership, body: unknown) {
   if (!organization.isFilled) {
     if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
-    const input = parseOrThrow(InitialSetupRequestSchema, body);
+    return { form: 'setup' as const, input: parseForm(InitialSetupRequestSchema, body) };
+  }
+  if (!permissionsForRoles([member.roleId]).includes('VIEW_BILLING')) throw new AppError('FORBIDDEN');
+  if (organization.accountStatus !== 'active') {
+    throw new AppError('FORBIDDEN', {
+      message: 'Billing details can be changed only while the account is active.',
+    });
+  }
+  return { form: 'billing' as const, input: parseForm(UpdateAccountRequestSchema, body) };
+}
+
+export interface AccountsDeps {
+  db: Db;
+}
+
+export function accountsService({ db }: AccountsDeps) {
+  /** Fills the organisation, names its creator after the person in the form and starts the trial. */
+  async function setUp(
+    user: SessionUser,
+    { member, organization }: Membership,
+    input: InitialSetupRequest,
+    now: Date,
+  ) {
     const needsCountry = organization.contractType !== 'flat_rate';
     if (needsCountry && !input.billingCountry) {
       throw fieldError('billingCountry', 'validation.billingCountry.required');
@@ -106,19 +126,58 @@ export async function updateAccount(
     return toAccount(user, completed);
   }
 
-  if (!permissionsForRoles([member.roleId]).includes('VIEW_BILLING')) throw new AppError('FORBIDDEN');
-  if (organization.accountStatus !== 'active') {
-    throw new AppError('FORBIDDEN', {
-      message: 'Billing details can be changed only while the account is active.',
-    });
+  async function updateBilling(
+    user: SessionUser,
+    { member, organization }: Membership,
+    input: UpdateAccountRequest,
+  ) {
+    if (!isKnownCountry(input.billingCountry)) throw fieldError('billingCountry', 'errors.unknownCountry');
+    if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
+      throw fieldError('billingState', 'errors.unknownState');
+    }
+    const { organization: name, ...billing } = input;
+    const updated = await updateOrganization(db, organization.id, { name, ...billing });
+    if (!updated) throw new AppError('NOT_FOUND');
+    return toAccount(user, { member, organization: updated });
   }
-  const input = parseOrThrow(UpdateAccountRequestSchema, body);
-  if (!isKnownCountry(input.billingCountry)) throw fieldError('billingCountry', 'errors.unknownCountry');
-  if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
-    throw fieldError('billingState', 'errors.unknownState');
-  }
-  const { organization: name, ...billing } = input;
-  const updated = await updateOrganization(db, organization.id, { name, ...billing });
-  if (!updated) throw new AppError('NOT_FOUND');
-  return toAccount(user, { member, organization: updated });
+
+  return {
+    /** The caller's account; the first read of a new user creates their organisation (decision 001). */
+    async me(user: SessionUser): Promise<Account> {
+      return toAccount(user, await getMembership(db, user));
+    },
+
+    /** An update body checked against the caller's form alone: 403, or that form's field errors. */
+    async checkUpdate(user: SessionUser, body: unknown): Promise<void> {
+      readAccountUpdate(await getMembership(db, user), body);
+    },
+
+    /**
+     * PUT /api/v1/accounts: the initial setup before setup, the billing details after. The body is
+     * read as the caller's form again here: the organisation may have been set up since a check.
+     */
+    async update(user: SessionUser, body: unknown, now = new Date()): Promise<Account> {
+      const membership = await getMembership(db, user);
+      const update = readAccountUpdate(membership, body);
+      return update.form === 'setup'
+        ? setUp(user, membership, update.input, now)
+        : updateBilling(user, membership, update.input);
+    },
+
+    async taxRates(): Promise<TaxRates> {
+      const rates: Record<string, number> = {};
+      let defaultRate = 0;
+      for (const row of await listTaxRates(db)) {
+        if (row.countryCode === null) defaultRate = Number(row.ratePercent);
+        else rates[row.countryCode] = Number(row.ratePercent);
+      }
+      return { defaultRate, rates };
+    },
+
+    /** The tiers in USD, as the top-up form shows them; the table keeps cents (decision 006). */
+    async freeCreditTiers(): Promise<FreeCreditTier[]> {
+      const rows = await listFreeCreditTiers(db);
+      return rows.map((row) => ({ start: row.startCents / 100, credit: row.creditCents / 100 }));
+    },
+  };
 }

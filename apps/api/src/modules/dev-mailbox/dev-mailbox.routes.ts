@@ -1,9 +1,7 @@
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { mailMessage } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { devMailboxService } from './dev-mailbox.service.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -11,29 +9,18 @@ function escapeHtml(value: string): string {
 
 /** The development outbox at /dev/mailbox: every stored mail, newest first. Never mounted in production. */
 export async function devMailboxRoutes(app: FastifyInstance) {
-  const { db } = app.database;
+  const service = devMailboxService({ db: app.database.db });
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get(
-    '/messages',
-    { schema: { querystring: z.object({ to: z.string().optional() }) } },
-    async (request) => {
-      const to = request.query.to?.trim().toLowerCase();
-      return db
-        .select()
-        .from(mailMessage)
-        .where(to ? eq(mailMessage.toAddress, to) : undefined)
-        .orderBy(desc(mailMessage.id))
-        .limit(100);
-    },
+  r.get('/messages', { schema: { querystring: z.object({ to: z.string().optional() }) } }, async (request) =>
+    service.list(request.query.to),
   );
 
   r.get(
     '/messages/:id',
     { schema: { params: z.object({ id: z.coerce.number().int().positive() }) } },
     async (request, reply) => {
-      const [message] = await db.select().from(mailMessage).where(eq(mailMessage.id, request.params.id));
-      if (!message) throw new AppError('NOT_FOUND');
+      const message = await service.get(request.params.id);
       // The stored HTML is the portal's own mail; a sandbox keeps its links from touching this page.
       reply.header(
         'content-security-policy',
@@ -44,8 +31,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   );
 
   r.get('/', async (_request, reply) => {
-    const messages = await db.select().from(mailMessage).orderBy(desc(mailMessage.id)).limit(100);
-    const rows = messages
+    const rows = (await service.list(undefined))
       .map(
         (m) =>
           `<tr><td>${m.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td><td>${escapeHtml(m.toAddress)}</td>` +
@@ -53,10 +39,10 @@ export async function devMailboxRoutes(app: FastifyInstance) {
           `<td><pre>${escapeHtml(m.text)}</pre></td></tr>`,
       )
       .join('');
-    return reply.type('text/html')
-      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title>
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title>
 <style>body{font-family:system-ui,sans-serif;margin:24px}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:8px;text-align:left;vertical-align:top}pre{white-space:pre-wrap;margin:0;font-size:12px}</style></head>
 <body><main><h1>Dev mailbox</h1><p>Mail the portal sent while SMTP_URL is unset (newest first).</p>
-<table><thead><tr><th>Sent</th><th>To</th><th>Subject</th><th>Text</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No mail yet.</td></tr>'}</tbody></table></main></body></html>`);
+<table><thead><tr><th>Sent</th><th>To</th><th>Subject</th><th>Text</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No mail yet.</td></tr>'}</tbody></table></main></body></html>`;
+    return reply.type('text/html').send(page);
   });
 }

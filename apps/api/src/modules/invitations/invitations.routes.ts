@@ -14,16 +14,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { portalName } from '../../auth/auth.ts';
 import { NoContentSchema } from '../../docs/no-content.ts';
-import { AppError } from '../../errors.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import { invitationsService } from './invitations.service.ts';
 
-/** One wiring for both route sets: the app's database and mailer. */
+/** One wiring for both route sets: the app's database, mailer and identity service. */
 function invitationsServiceOf(app: FastifyInstance) {
   const { config } = app;
   return invitationsService({
     db: app.database.db,
     mailer: app.mailer,
+    auth: app.auth,
     publicUrl: config.publicUrl,
     portalName: portalName(config),
     log: app.log,
@@ -101,14 +101,9 @@ export async function publicInvitationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const joined = await service.confirm(request.params.invitationId, request.body);
-      const signIn = await app.auth.api.signInEmail({
-        body: { email: joined.email, password: request.body.password },
-        asResponse: true,
-      });
-      if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
-      reply.header('set-cookie', signIn.headers.getSetCookie());
-      return reply.status(201).send({ member: joined.member });
+      const { member, cookies } = await service.confirm(request.params.invitationId, request.body);
+      reply.header('set-cookie', cookies);
+      return reply.status(201).send({ member });
     },
   );
 }

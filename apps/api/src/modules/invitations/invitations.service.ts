@@ -13,7 +13,7 @@ import {
   type MessageKey,
   type VerifyInvitationResponse,
 } from '@portal/contracts';
-import { hashPassword } from '../../auth/auth.ts';
+import { hashPassword, type Auth } from '../../auth/auth.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import { isUniqueViolation, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -59,6 +59,8 @@ const JOINABLE_APPLICATION_STATES: readonly ApplicationState[] = [
 export interface InvitationsDeps {
   db: Db;
   mailer: Mailer;
+  /** Signs the invitee in once they joined. */
+  auth: Auth;
   publicUrl: string;
   portalName: string;
   log: { error(details: object, message: string): void };
@@ -120,7 +122,7 @@ function isExpired(row: InvitationRow, now: Date): boolean {
 }
 
 export function invitationsService(deps: InvitationsDeps) {
-  const { db, mailer, publicUrl, portalName, log } = deps;
+  const { db, mailer, auth, publicUrl, portalName, log } = deps;
 
   async function present(rows: InvitationRow[], organizationId: string): Promise<Invitation[]> {
     const scopedIds = [...new Set(rows.flatMap((row) => row.applicationIds ?? []))];
@@ -298,8 +300,8 @@ export function invitationsService(deps: InvitationsDeps) {
 
     /**
      * Creates the invitee's user (email verified: the mailed link proves it), password and member
-     * with the invited role and applications in one transaction, and marks the invitation confirmed.
-     * Answers the new member and their email; the route then signs them in.
+     * with the invited role and applications in one transaction, marks the invitation confirmed and
+     * signs the new member in. Answers the member and the session cookies to set.
      */
     async confirm(invitationId: string, body: ConfirmInvitationRequest, now = new Date()) {
       const { invitation } = await invitationByCode(body.code, now);
@@ -348,7 +350,15 @@ export function invitationsService(deps: InvitationsDeps) {
         if (isUniqueViolation(error)) throw emailTakenError(invitation.email, null, organizationId);
         throw error;
       }
-      return { email: invitation.email, member: await memberById(db, organizationId, memberId) };
+      const signIn = await auth.api.signInEmail({
+        body: { email: invitation.email, password: body.password },
+        asResponse: true,
+      });
+      if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
+      return {
+        member: await memberById(db, organizationId, memberId),
+        cookies: signIn.headers.getSetCookie(),
+      };
     },
   };
 }

@@ -12,11 +12,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import { listRoles, membersService } from './members.service.ts';
+import { membersService } from './members.service.ts';
 
 /** /api/v1/members: the organisation's members, each call checked against the caller's role. */
 export async function membersRoutes(app: FastifyInstance) {
-  const service = membersService(app.database.db);
+  const service = membersService({ db: app.database.db });
   const { rateLimits } = app;
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Before body validation: a caller without a session learns 401, not what a valid body looks like.
@@ -82,11 +82,12 @@ export async function membersRoutes(app: FastifyInstance) {
 
 /** /api/v1/roles: the role vocabulary, for any signed-in user. */
 export async function rolesRoutes(app: FastifyInstance) {
+  const service = membersService({ db: app.database.db });
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
   r.get(
     '/',
     { schema: { querystring: ListRolesQuerySchema, response: { 200: ListRolesResponseSchema } } },
-    async (request) => listRoles(request.query.limit),
+    async (request) => service.listRoles(request.query.limit),
   );
 }

@@ -87,12 +87,7 @@ export async function requireMembership(db: Db, user: SessionUser): Promise<Memb
   return membership;
 }
 
-export function listRoles(limit: number): { results: Role[]; total: number } {
-  const roles = ROLE_IDS.map((id) => ({ id, name: ROLE_NAMES[id] }));
-  return { results: roles.slice(0, limit), total: roles.length };
-}
-
-export function toMember(row: MemberRow, scopes: ApplicationScope[] | undefined): Member {
+function toMember(row: MemberRow, scopes: ApplicationScope[] | undefined): Member {
   return {
     id: row.id,
     displayName: row.displayName,
@@ -168,8 +163,18 @@ async function memberOfOrganization(db: Db, caller: Membership, memberId: string
   return row;
 }
 
-export function membersService(db: Db) {
+export interface MembersDeps {
+  db: Db;
+}
+
+export function membersService({ db }: MembersDeps) {
   return {
+    /** The role vocabulary, for any signed-in user. */
+    listRoles(limit: number): { results: Role[]; total: number } {
+      const roles = ROLE_IDS.map((id) => ({ id, name: ROLE_NAMES[id] }));
+      return { results: roles.slice(0, limit), total: roles.length };
+    },
+
     async list(user: SessionUser, limit: number) {
       const caller = await requireMembership(db, user);
       assertPermission(caller.member.roleId, 'VIEW_MEMBER');

@@ -2,10 +2,9 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { Loading } from '../../../components/page-loader';
-import { TextLink } from '../../../components/plain/buttons';
-import { StatusAlert } from '../../../components/status-alert';
 import { useTranslation } from '../../../lib/i18n';
 import { useVerifyEmail } from '../api/verify-email';
+import { LinkProblem } from './link-problem';
 import { useVerificationOutcome } from '../verification-outcome';
 
 /** The landing of the verification mail's link: /confirm-user?email=…&confirmation_code=… */
@@ -27,12 +26,12 @@ export function ConfirmUserPage() {
 
   if (!email || !code) {
     return (
-      <CenteredFrame title={t('confirmUser.title')}>
-        <StatusAlert kind="fail" message="auth.error.emailOrCodeEmpty" />
-        <TextLink to="/login" small>
-          {t('auth.backToLogin')}
-        </TextLink>
-      </CenteredFrame>
+      <LinkProblem
+        title={t('confirmUser.title')}
+        message="auth.error.emailOrCodeEmpty"
+        to="/login"
+        linkLabel={t('auth.backToLogin')}
+      />
     );
   }
   return (

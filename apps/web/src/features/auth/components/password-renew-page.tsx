@@ -1,6 +1,6 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
-import { Button, TextLink } from '../../../components/plain/buttons';
+import { Button } from '../../../components/plain/buttons';
 import { PasswordField } from '../../../components/plain/fields';
 import { Stack } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
@@ -9,6 +9,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { useResetPassword } from '../api/reset-password';
 import { successAlert } from '../navigation-state';
+import { LinkProblem } from './link-problem';
 
 /** The landing of the reset mail's link: /password/renew?email=…&code=… */
 export function PasswordRenewPage() {
@@ -19,12 +20,12 @@ export function PasswordRenewPage() {
 
   if (!email || !code) {
     return (
-      <CenteredFrame title={t('passwordRenew.title')}>
-        <StatusAlert kind="fail" message="auth.error.parameterMissing" />
-        <TextLink to="/password/reset" small>
-          {t('passwordRenew.requestNewLink')}
-        </TextLink>
-      </CenteredFrame>
+      <LinkProblem
+        title={t('passwordRenew.title')}
+        message="auth.error.parameterMissing"
+        to="/password/reset"
+        linkLabel={t('passwordRenew.requestNewLink')}
+      />
     );
   }
   return <PasswordRenewForm email={email} code={code} />;

@@ -11,7 +11,7 @@ describe('boundaryViolation', () => {
   it('lets a feature import its own files and the shared layers', () => {
     const importer = file('features/members/components/member-list.tsx');
     for (const imported of [
-      'features/members/api/members.ts',
+      'features/members/api/list-members.ts',
       'api/applications/list-applications.ts',
       'components/plain/buttons.tsx',
       'lib/i18n.tsx',

@@ -9,7 +9,7 @@ import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-error';
 import { fieldError, submitErrorText } from '../../../lib/form-errors';
 import { usePasswordScore } from '../../../lib/use-password-score';
-import { useChangePassword } from '../api/members';
+import { useChangePassword } from '../api/change-password';
 import {
   ChangePasswordFormSchema,
   isStrongEnough,

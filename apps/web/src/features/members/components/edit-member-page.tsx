@@ -1,7 +1,7 @@
 import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
-import { useMember } from '../api/members';
+import { useMember } from '../api/get-member';
 import { memberRowActions, viewerOf } from '../member-rules';
 import { MemberEditor } from './member-editor';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
-import { useMember } from '../api/members';
+import { useMember } from '../api/get-member';
 import { MemberEditor } from './member-editor';
 
 /** §2 /edit-profile: one's own member; members of an identity provider have no password to change. */

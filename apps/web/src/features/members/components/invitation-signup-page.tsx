@@ -9,9 +9,9 @@ import { CenteredFrame } from '../../../components/centered-frame';
 import { PageLoader } from '../../../components/page-loader';
 import { ApiError } from '../../../lib/api-error';
 import { fieldError } from '../../../lib/form-errors';
-import { SESSION_INDEPENDENT } from '../../../lib/query-client';
 import { usePasswordScore } from '../../../lib/use-password-score';
-import { useConfirmInvitation, verifyInvitation } from '../api/invitations';
+import { useConfirmInvitation } from '../api/confirm-invitation';
+import { verifyInvitationQueryOptions } from '../api/verify-invitation';
 import { InvitationSignupFormSchema, isStrongEnough, type InvitationSignupForm } from '../member-forms';
 import { StrongPasswordInput } from './strong-password-input';
 import { errorText } from '../../../lib/api-error';
@@ -23,13 +23,7 @@ const INVITATION_CODE_EXPIRED: ErrorCode = 'INVITATION_CODE_EXPIRED';
 export function InvitationSignupPage() {
   const [params] = useSearchParams();
   const code = params.get('code')?.trim() ?? '';
-  const verified = useQuery({
-    queryKey: ['invitation', code],
-    queryFn: ({ signal }) => verifyInvitation(code, signal),
-    enabled: code !== '',
-    staleTime: Infinity,
-    meta: SESSION_INDEPENDENT,
-  });
+  const verified = useQuery({ ...verifyInvitationQueryOptions(code), enabled: code !== '' });
 
   if (code === '') return <Navigate to="/invitation-invalid" replace />;
   if (verified.isPending) return <PageLoader />;

@@ -8,7 +8,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
-import { useUpdateMember } from '../api/members';
+import { useUpdateMember } from '../api/update-member';
 import { MemberProfileFormSchema, type MemberProfileForm } from '../member-forms';
 import { applicationScopesFor, memberChangeErrorText } from '../member-rules';
 import { ConfirmDialog } from './confirm-dialog';

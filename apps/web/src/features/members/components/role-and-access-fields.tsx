@@ -6,7 +6,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
 import { useApplications } from '../../../api/applications/list-applications';
-import { useRoleName } from '../api/roles';
+import { useRoleName } from '../api/list-roles';
 import type { AccessFormFields } from '../member-forms';
 
 interface RoleAndAccessFieldsProps {

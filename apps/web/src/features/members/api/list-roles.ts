@@ -3,10 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/v1/roles (§7 asks for up to 50); the role vocabulary is the same for every organisation. */
+/** The role list, the same for every organisation: read once and never invalidated. */
+export const ROLES_QUERY_KEY = ['roles'] as const;
+
+/** GET /api/v1/roles (§7 asks for up to 50). */
 function useRoles() {
   return useQuery({
-    queryKey: ['roles'],
+    queryKey: ROLES_QUERY_KEY,
     queryFn: ({ signal }) =>
       apiRequest<ListRolesResponse>(`/api/v1/roles?limit=${PENDING_INVITATIONS_MAX}`, {
         signal,

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { MessagePage } from '../../../components/message-page';
-import { useSignOut } from '../../../lib/sign-out';
+import { useSignOut } from '../api/sign-out';
 
 export function LogoutPage() {
   const { t } = useTranslation();

@@ -10,9 +10,9 @@ import { Link, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';
-import { countriesQueryOptions } from '../../../lib/countries';
+import { countriesQueryOptions } from '../api/list-countries';
 import { applyFieldErrors, fieldError, submitErrorText } from '../../../lib/form-errors';
-import { useUpdateAccount } from '../../../lib/update-account';
+import { useUpdateAccount } from '../api/update-account';
 import { LegalDialog } from './legal-dialog';
 
 const FORM_FIELDS = ['organization', 'firstName', 'lastName', 'billingCountry'] as const;

@@ -1,6 +1,6 @@
-import { endSession } from './account';
-import { apiRequest } from './api-client';
-import { useAction } from './use-action';
+import { endSession } from '../../../lib/account';
+import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 async function signOut() {
   try {

@@ -1,13 +1,11 @@
 import { Anchor, Button, Code, Group, Paper, SegmentedControl, Stack, Tabs, Text } from '@mantine/core';
 import type { Application } from '@portal/contracts';
 import { IconHelp } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { usePublicConfig } from '../../../lib/public-config';
-import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';
-import { getApiKey } from '../../../lib/regions/region-api';
+import { useApiKey } from '../api/get-api-key';
 import { PLATFORMS, PRODUCT_TYPES, codeSamples, type Platform, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
 import { CopyAction } from './copy-action';
@@ -23,19 +21,6 @@ const PLATFORM_LABELS: Record<Platform, string> = {
 };
 
 const isProductType = (value: string | null): value is ProductType => PRODUCT_TYPES.some((type) => type === value);
-
-/** The application's API key, read from its region once the regional session is open. */
-export function useApiKey(application: Application) {
-  const session = useQuery(regionalSessionQueryOptions(application));
-  const apiKey = useQuery({
-    queryKey: ['region-api-key', application.region, application.applicationId],
-    queryFn: ({ signal }) => getApiKey(application.region, signal),
-    select: (data) => data.apiKey,
-    staleTime: Infinity,
-    enabled: session.isSuccess,
-  });
-  return { ...apiKey, isError: apiKey.isError || session.isError, sessionReady: session.isSuccess };
-}
 
 /** §2 setup application: install and initialise the UI kit or SDK with the app's key and region. */
 export function SetupApplicationStep({ sub, application }: { sub: string; application: Application }) {

@@ -12,7 +12,7 @@ import { getFirstActivity } from '../../../lib/regions/region-api';
 import { sampleClientCommand, type ProductType } from '../code-samples';
 import { wizardErrorMessage } from '../error-message';
 import type { WizardState } from '../wizard-state';
-import { useApiKey } from './setup-application-step';
+import { useApiKey } from '../api/get-api-key';
 import { SuccessModal } from './success-modal';
 
 const RESOURCES: { link: keyof PublicConfig['helpLinks']; title: TranslationKey; text: TranslationKey }[] = [

@@ -13,7 +13,6 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
-import type { Mailer } from './mail/mailer.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
@@ -45,12 +44,10 @@ const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export interface BuildAppOptions {
   config: Config;
   database: Database;
-  /** Replaces the configured mailer (tests point it at a local SMTP server through config instead when they can). */
-  mailer?: Mailer;
 }
 
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
-export async function buildApp({ config, database, mailer }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // Only a trusted proxy may name the client address: the per-IP rate limit counts by it.
@@ -65,7 +62,7 @@ export async function buildApp({ config, database, mailer }: BuildAppOptions): P
   await app.register(databasePlugin, { database });
   await app.register(errorHandlerPlugin);
   await app.register(requestGuardsPlugin);
-  await app.register(mailerPlugin, { mailer });
+  await app.register(mailerPlugin);
   await app.register(authPlugin);
   await app.register(authenticatePlugin);
   await app.register(rateLimitsPlugin);

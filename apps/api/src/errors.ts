@@ -38,7 +38,7 @@ export class AppError extends Error {
 }
 
 /** Turns zod issues into field errors with the English wording of their message keys. */
-export function fieldErrorsFromIssues(
+function fieldErrorsFromIssues(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
 ): FieldError[] {
   return issues.map((issue) => ({

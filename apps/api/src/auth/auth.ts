@@ -22,7 +22,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
 
-export const SESSION_COOKIE_PREFIX = 'portal';
+const SESSION_COOKIE_PREFIX = 'portal';
 export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
 export const OTP_TTL_SECONDS = 60 * 60;
 

@@ -50,5 +50,3 @@ export function codeAttempts(db: Db) {
     },
   };
 }
-
-export type CodeAttempts = ReturnType<typeof codeAttempts>;

@@ -1,5 +1,5 @@
 import { permissionsForRoles, type Permission } from '@portal/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SessionVerifier, type SessionUser } from '../auth/session.ts';
 import { AppError } from '../errors.ts';

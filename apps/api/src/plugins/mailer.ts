@@ -8,13 +8,10 @@ declare module 'fastify' {
 }
 
 /** Outgoing mail: SMTP when SMTP_URL is set, otherwise the development outbox in the database. */
-export const mailerPlugin = fp<{ mailer?: Mailer }>(
-  async (app, options) => {
+export const mailerPlugin = fp(
+  async (app) => {
     const { config, database } = app;
-    app.decorate(
-      'mailer',
-      options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db }),
-    );
+    app.decorate('mailer', createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db }));
   },
   { name: 'mailer', dependencies: ['config', 'database'] },
 );

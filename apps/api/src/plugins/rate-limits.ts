@@ -13,7 +13,7 @@ declare module 'fastify' {
 const HOUR_MS = 60 * 60 * 1000;
 /** After this many failed sign-ins on one account in SIGN_IN_FAILURE_WINDOW_MS, attempts on it are spaced. */
 export const SIGN_IN_BACKOFF_AFTER_FAILURES = 10;
-export const SIGN_IN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+const SIGN_IN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_BACKOFF_SPACING_MS = 3000;
 
 /** The mail a client can ask for without being signed in, or an inviter can send; each counted apart. */

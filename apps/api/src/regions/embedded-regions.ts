@@ -4,7 +4,7 @@ import { resolveDataDirSecret } from '../auth/secret.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 
-export const REGION_ADMIN_TOKEN_FILE = 'region-admin-token';
+const REGION_ADMIN_TOKEN_FILE = 'region-admin-token';
 
 export function regionAdminToken(config: Config): string {
   return resolveDataDirSecret(config.regionAdminToken, config.dataDir, REGION_ADMIN_TOKEN_FILE);

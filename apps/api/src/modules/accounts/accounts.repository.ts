@@ -1,4 +1,4 @@
-import { eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -19,15 +19,6 @@ export async function listTaxRates(executor: Executor) {
   return executor
     .select({ countryCode: schema.taxRate.countryCode, ratePercent: schema.taxRate.ratePercent })
     .from(schema.taxRate);
-}
-
-export async function findDefaultTaxRate(executor: Executor) {
-  const [row] = await executor
-    .select()
-    .from(schema.taxRate)
-    .where(isNull(schema.taxRate.countryCode))
-    .limit(1);
-  return row;
 }
 
 export async function listFreeCreditTiers(executor: Executor) {

@@ -117,7 +117,7 @@ async function presentMember(db: Db, row: MemberRow): Promise<Member> {
  * The §2 row rules held on the server: nobody but the super-admin touches the super-admin, and a
  * member who shares a role with the caller is out of the caller's reach.
  */
-export function assertMayManage(caller: Membership, target: Pick<MemberRow, 'roleId'>) {
+function assertMayManage(caller: Membership, target: Pick<MemberRow, 'roleId'>) {
   if (target.roleId === SUPER_ADMIN_ROLE || target.roleId === caller.member.roleId) {
     throw new AppError('MEMBER_NOT_EDITABLE');
   }

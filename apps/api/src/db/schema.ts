@@ -3,14 +3,20 @@ import {
   APPLICATION_STATES,
   CONTRACT_TYPES,
   INVITATION_STATUSES,
+  INVOICE_TYPES,
   PLAN_KEYS,
   REGION_KEYS,
   ROLE_IDS,
+  TRANSACTION_ID_PADDING,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
 } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
+  check,
   index,
   integer,
   numeric,
@@ -20,6 +26,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -129,6 +136,17 @@ export const organization = pgTable('organization', {
   billingCity: text('billing_city').notNull().default(''),
   billingZipCode: text('billing_zip_code').notNull().default(''),
   vatNumber: text('vat_number').notNull().default(''),
+  // PAYG: the prepaid balance, spent by monthly service charges down to the minimum (below 0 is an
+  // overdraft the operator allows).
+  balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
+  minimumBalanceCents: bigint('minimum_balance_cents', { mode: 'number' }).notNull().default(0),
+  // Flat-rate: the licence (its MAU and monthly fee), the price plan of each MAU above it and the
+  // support plan with its monthly fee; PAYG leaves them at their defaults.
+  licenseMau: integer('license_mau').notNull().default(0),
+  licenseFeeCents: bigint('license_fee_cents', { mode: 'number' }).notNull().default(0),
+  contractPlan: text('contract_plan', { enum: PLAN_KEYS }).notNull().default('advance'),
+  supportPlan: text('support_plan').notNull().default(''),
+  supportPlanFeeCents: bigint('support_plan_fee_cents', { mode: 'number' }).notNull().default(0),
   privacyPolicyAcceptedAt: timestamp('privacy_policy_accepted_at', { withTimezone: true }),
   termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
   ...timestamps,
@@ -253,5 +271,125 @@ export const invitation = pgTable(
     uniqueIndex('invitation_open_email_idx')
       .on(t.organizationId, t.email)
       .where(sql`${t.status} IN ('pending', 'resent')`),
+  ],
+);
+
+/**
+ * The ledger: every money movement of an organisation is one row (§3 Transaction), amounts in
+ * cents. The id is the sequence number shown padded; `padded_id` keeps that form for the prefix
+ * search. A month is billed once per organisation and type: the unique key on organisation, billing
+ * cycle and type is what a second or concurrent billing run collides with (rows without a cycle,
+ * such as top-ups, never collide: NULLs are distinct).
+ */
+export const ledgerTransaction = pgTable(
+  'ledger_transaction',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paddedId: text('padded_id')
+      .notNull()
+      .generatedAlwaysAs(
+        sql.raw(`lpad(id::text, greatest(${TRANSACTION_ID_PADDING}, length(id::text)), '0')`),
+      ),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: TRANSACTION_TYPES }).notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
+    /** What the transaction comes to, tax included. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** What has been paid of it (from the balance or by card). */
+    paymentAmountCents: bigint('payment_amount_cents', { mode: 'number' }).notNull().default(0),
+    taxAmountCents: bigint('tax_amount_cents', { mode: 'number' }).notNull().default(0),
+    taxRatePercent: numeric('tax_rate_percent', { precision: 5, scale: 2 }).notNull().default('0'),
+    /** The credit that covers part of this one: a service charge's trial credit, a top-up's free credit. */
+    creditTransactionId: bigint('credit_transaction_id', { mode: 'number' }).references(
+      (): AnyPgColumn => ledgerTransaction.id,
+    ),
+    notes: text('notes').notNull().default(''),
+    invoiceType: text('invoice_type', { enum: INVOICE_TYPES }),
+    billingCycle: text('billing_cycle'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('ledger_transaction_cycle_type_idx').on(t.organizationId, t.billingCycle, t.type),
+    index('ledger_transaction_organization_created_idx').on(t.organizationId, t.createdAt, t.id),
+    index('ledger_transaction_organization_padded_id_idx').on(
+      t.organizationId,
+      t.paddedId.op('text_pattern_ops'),
+    ),
+    check('ledger_transaction_billing_cycle_check', sql`${t.billingCycle} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+    check(
+      'ledger_transaction_amounts_check',
+      sql`${t.amountCents} >= 0 AND ${t.paymentAmountCents} >= 0 AND ${t.taxAmountCents} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * The lines of a transaction's invoice: one per application on a MAU-based invoice (applicationId
+ * set, its name and plan label as billed), one per component on a component-based one. What the
+ * invoice said is kept as written, so renaming an application or a support plan leaves it unchanged.
+ */
+export const invoiceLine = pgTable(
+  'invoice_line',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransaction.id, { onDelete: 'cascade' }),
+    applicationId: text('application_id'),
+    description: text('description').notNull(),
+    productName: text('product_name').notNull().default(''),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+    unitPriceMicroUsd: bigint('unit_price_micro_usd', { mode: 'number' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('invoice_line_transaction_idx').on(t.transactionId)],
+);
+
+/**
+ * Each change of an organisation's prepaid balance, written in the same database transaction as
+ * the ledger row that causes it and the balance itself.
+ */
+export const balanceMovement = pgTable(
+  'balance_movement',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransaction.id, { onDelete: 'cascade' }),
+    /** Negative when money leaves the balance. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    balanceAfterCents: bigint('balance_after_cents', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('balance_movement_organization_created_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** Monthly active users of an application in a billing cycle, as last imported from its region. */
+export const applicationUsage = pgTable(
+  'application_usage',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    applicationId: text('application_id')
+      .notNull()
+      .references(() => application.id, { onDelete: 'cascade' }),
+    billingCycle: text('billing_cycle').notNull(),
+    mau: integer('mau').notNull(),
+    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.applicationId, t.billingCycle] }),
+    index('application_usage_organization_cycle_idx').on(t.organizationId, t.billingCycle),
+    check('application_usage_mau_check', sql`${t.mau} >= 0`),
   ],
 );

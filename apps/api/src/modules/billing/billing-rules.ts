@@ -55,13 +55,14 @@ export interface ApplicationUsage {
   mau: number;
 }
 
-export interface PaygLine extends ApplicationUsage {
+/** A line of a PAYG charge: the usage it was given (with whatever else the caller keeps on it), priced. */
+export type PaygLine<T extends ApplicationUsage = ApplicationUsage> = T & {
   unitPriceMicroUsd: number;
   amountCents: number;
-}
+};
 
-export interface PaygCharge {
-  lines: PaygLine[];
+export interface PaygCharge<T extends ApplicationUsage = ApplicationUsage> {
+  lines: PaygLine<T>[];
   totalCents: number;
 }
 
@@ -70,7 +71,7 @@ export interface PaygCharge {
  * lists every application), each its MAU × its plan's price rounded half-up to the cent; the total
  * is the sum of the rounded lines.
  */
-export function paygCharge(usages: readonly ApplicationUsage[]): PaygCharge {
+export function paygCharge<T extends ApplicationUsage>(usages: readonly T[]): PaygCharge<T> {
   const lines = usages.map((usage) => {
     const unitPriceMicroUsd = PLAN_PRICES_MICRO_USD[usage.plan];
     return { ...usage, unitPriceMicroUsd, amountCents: lineAmountCents(usage.mau, unitPriceMicroUsd) };

@@ -1,0 +1,342 @@
+import { and, asc, count, desc, eq, inArray, isNotNull, like, lt, max, or, sql, sum } from 'drizzle-orm';
+import type { ContractType, InvoiceType, TransactionSort, TransactionStatus } from '@portal/contracts';
+import type { Executor, Tx } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+
+export type TransactionRow = typeof schema.ledgerTransaction.$inferSelect;
+export type InvoiceLineRow = typeof schema.invoiceLine.$inferSelect;
+
+const transactions = schema.ledgerTransaction;
+const lines = schema.invoiceLine;
+
+function ofOrganization(organizationId: string) {
+  return eq(transactions.organizationId, organizationId);
+}
+
+/** One page of the organisation's transactions, newest or oldest first, and how many there are. */
+export async function listTransactions(
+  executor: Executor,
+  organizationId: string,
+  page: { number: number; size: number; sortBy: TransactionSort },
+) {
+  const direction = page.sortBy === 'lastCreated' ? desc : asc;
+  const [rows, [totalRow]] = await Promise.all([
+    executor
+      .select()
+      .from(transactions)
+      .where(ofOrganization(organizationId))
+      .orderBy(direction(transactions.createdAt), direction(transactions.id))
+      .limit(page.size)
+      .offset((page.number - 1) * page.size),
+    executor.select({ total: count() }).from(transactions).where(ofOrganization(organizationId)),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+/** The organisation's transactions whose padded id starts with `digits`, in the order of those ids. */
+export async function searchTransactions(
+  executor: Executor,
+  organizationId: string,
+  digits: string,
+  limit: number,
+): Promise<TransactionRow[]> {
+  if (!/^\d+$/.test(digits)) throw new RangeError('a transaction id prefix is digits only');
+  return executor
+    .select()
+    .from(transactions)
+    .where(and(ofOrganization(organizationId), like(transactions.paddedId, `${digits}%`)))
+    .orderBy(asc(transactions.paddedId))
+    .limit(limit);
+}
+
+export async function findTransaction(
+  executor: Executor,
+  organizationId: string,
+  transactionId: number,
+): Promise<TransactionRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(transactions)
+    .where(and(ofOrganization(organizationId), eq(transactions.id, transactionId)))
+    .limit(1);
+  return row;
+}
+
+/** The amount of a credit (trial credit, free credit) that covers another transaction; 0 if none. */
+export async function findCreditAmount(
+  executor: Executor,
+  organizationId: string,
+  creditTransactionId: number,
+): Promise<number> {
+  const [row] = await executor
+    .select({ amountCents: transactions.amountCents })
+    .from(transactions)
+    .where(and(ofOrganization(organizationId), eq(transactions.id, creditTransactionId)))
+    .limit(1);
+  return row?.amountCents ?? 0;
+}
+
+/** The lines of one transaction's invoice, in the order they were billed. */
+export async function listInvoiceLines(
+  executor: Executor,
+  organizationId: string,
+  transactionId: number,
+): Promise<InvoiceLineRow[]> {
+  return executor
+    .select()
+    .from(lines)
+    .where(and(eq(lines.organizationId, organizationId), eq(lines.transactionId, transactionId)))
+    .orderBy(asc(lines.id));
+}
+
+/** The applications billed by each of the given transactions (a transaction's `detail`). */
+export async function listBilledApplications(
+  executor: Executor,
+  organizationId: string,
+  transactionIds: number[],
+) {
+  if (transactionIds.length === 0) return [];
+  return executor
+    .select({
+      transactionId: lines.transactionId,
+      applicationId: lines.applicationId,
+      name: lines.description,
+    })
+    .from(lines)
+    .where(
+      and(
+        eq(lines.organizationId, organizationId),
+        inArray(lines.transactionId, transactionIds),
+        isNotNull(lines.applicationId),
+      ),
+    )
+    .orderBy(asc(lines.id));
+}
+
+/** The organisation's monthly active users in a cycle, and when they were last imported. */
+export async function sumCycleUsage(executor: Executor, organizationId: string, billingCycle: string) {
+  const [row] = await executor
+    .select({ mau: sum(schema.applicationUsage.mau), updatedAt: max(schema.applicationUsage.importedAt) })
+    .from(schema.applicationUsage)
+    .where(
+      and(
+        eq(schema.applicationUsage.organizationId, organizationId),
+        eq(schema.applicationUsage.billingCycle, billingCycle),
+      ),
+    );
+  return { mau: Number(row?.mau ?? 0), updatedAt: row?.updatedAt ?? null };
+}
+
+/**
+ * Records an application's monthly active users in a cycle (the latest import wins). The row is
+ * written only for an application of the organisation: the values are selected from it.
+ */
+export async function recordApplicationUsage(
+  executor: Executor,
+  organizationId: string,
+  usage: { applicationId: string; billingCycle: string; mau: number; importedAt: Date },
+) {
+  const { application } = schema;
+  await executor
+    .insert(schema.applicationUsage)
+    .select(
+      executor
+        .select({
+          organizationId: application.organizationId,
+          applicationId: application.id,
+          billingCycle: sql<string>`${usage.billingCycle}::text`.as('billing_cycle'),
+          mau: sql<number>`${usage.mau}::integer`.as('mau'),
+          importedAt: sql<Date>`${usage.importedAt.toISOString()}::timestamptz`.as('imported_at'),
+        })
+        .from(application)
+        .where(and(eq(application.organizationId, organizationId), eq(application.id, usage.applicationId))),
+    )
+    .onConflictDoUpdate({
+      target: [schema.applicationUsage.applicationId, schema.applicationUsage.billingCycle],
+      set: { mau: usage.mau, importedAt: usage.importedAt },
+    });
+}
+
+/*
+ * The monthly billing run acts for the operator across organisations; each write below is still
+ * given the organisation it bills and scoped by it.
+ */
+
+/** What the run needs to bill an organisation: its contract and its trial. */
+export async function listOrganizationsToBill(
+  executor: Executor,
+  contractType: ContractType,
+  organizationId: string | undefined,
+) {
+  const { organization } = schema;
+  return executor
+    .select({
+      id: organization.id,
+      trialEndAt: organization.trialEndAt,
+      billingCountry: organization.billingCountry,
+      licenseMau: organization.licenseMau,
+      licenseFeeCents: organization.licenseFeeCents,
+      contractPlan: organization.contractPlan,
+      supportPlan: organization.supportPlan,
+      supportPlanFeeCents: organization.supportPlanFeeCents,
+    })
+    .from(organization)
+    .where(
+      and(
+        eq(organization.contractType, contractType),
+        eq(organization.isFilled, true),
+        organizationId ? eq(organization.id, organizationId) : undefined,
+      ),
+    )
+    .orderBy(asc(organization.id));
+}
+
+/**
+ * The organisation's applications that existed in the cycle (created before it ended), each with
+ * its monthly active users of the cycle (0 when none were imported).
+ */
+export async function listCycleUsage(
+  executor: Executor,
+  organizationId: string,
+  billingCycle: string,
+  cycleEnd: Date,
+) {
+  const { application, applicationUsage } = schema;
+  const rows = await executor
+    .select({
+      applicationId: application.id,
+      name: application.name,
+      plan: application.plan,
+      createdAt: application.createdAt,
+      mau: applicationUsage.mau,
+    })
+    .from(application)
+    .leftJoin(
+      applicationUsage,
+      and(
+        eq(applicationUsage.applicationId, application.id),
+        eq(applicationUsage.billingCycle, billingCycle),
+      ),
+    )
+    .where(and(eq(application.organizationId, organizationId), lt(application.createdAt, cycleEnd)))
+    .orderBy(asc(application.createdAt), asc(application.id));
+  return rows.map((row) => ({ ...row, mau: row.mau ?? 0 }));
+}
+
+/** The tax rate of a billing country as stored (`"7.00"`), or the default rate. */
+export async function findTaxRatePercent(executor: Executor, countryCode: string): Promise<string> {
+  const { taxRate } = schema;
+  const [row] = await executor
+    .select({ ratePercent: taxRate.ratePercent })
+    .from(taxRate)
+    .where(or(eq(taxRate.countryCode, countryCode), sql`${taxRate.countryCode} IS NULL`))
+    .orderBy(sql`${taxRate.countryCode} IS NULL`)
+    .limit(1);
+  return row?.ratePercent ?? '0';
+}
+
+export interface CycleTransactionValues {
+  type: 'service_charge' | 'service_credit';
+  status: TransactionStatus;
+  billingCycle: string;
+  amountCents: number;
+  taxAmountCents?: number;
+  taxRatePercent?: string;
+  invoiceType?: InvoiceType;
+  notes?: string;
+  paidAt?: Date;
+}
+
+/**
+ * Writes the organisation's transaction of a billing cycle unless one of its type exists already;
+ * undefined when it does, so the caller knows the cycle was billed (by an earlier or a concurrent
+ * run: on PostgreSQL this waits for a concurrent insert of the same key to commit or roll back).
+ */
+export async function insertCycleTransaction(
+  tx: Tx,
+  organizationId: string,
+  values: CycleTransactionValues,
+): Promise<TransactionRow | undefined> {
+  const [row] = await tx
+    .insert(transactions)
+    .values({ ...values, organizationId })
+    .onConflictDoNothing({
+      target: [transactions.organizationId, transactions.billingCycle, transactions.type],
+    })
+    .returning();
+  return row;
+}
+
+export type InvoiceLineValues = Omit<typeof lines.$inferInsert, 'id' | 'organizationId' | 'transactionId'>;
+
+export async function insertInvoiceLines(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  invoiceLines: InvoiceLineValues[],
+) {
+  if (invoiceLines.length === 0) return;
+  await tx.insert(lines).values(invoiceLines.map((line) => ({ ...line, organizationId, transactionId })));
+}
+
+/** Locks the organisation's row until the transaction ends and answers its balance and minimum. */
+export async function lockBalance(tx: Tx, organizationId: string) {
+  const { organization } = schema;
+  const [row] = await tx
+    .select({
+      balanceCents: organization.balanceCents,
+      minimumBalanceCents: organization.minimumBalanceCents,
+    })
+    .from(organization)
+    .where(eq(organization.id, organizationId))
+    .for('no key update');
+  if (!row) throw new Error(`organisation ${organizationId} not found`);
+  return row;
+}
+
+/** Moves the balance by `amountCents` and records the movement against the transaction causing it. */
+export async function moveBalance(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  amountCents: number,
+) {
+  const { organization } = schema;
+  const [updated] = await tx
+    .update(organization)
+    .set({ balanceCents: sql`${organization.balanceCents} + ${amountCents}`, updatedAt: new Date() })
+    .where(eq(organization.id, organizationId))
+    .returning({ balanceCents: organization.balanceCents });
+  if (!updated) throw new Error(`organisation ${organizationId} not found`);
+  await tx.insert(schema.balanceMovement).values({
+    organizationId,
+    transactionId,
+    amountCents,
+    balanceAfterCents: updated.balanceCents,
+  });
+  return updated.balanceCents;
+}
+
+/** Records what was paid of a transaction and its resulting status. */
+export async function settleTransaction(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  values: Pick<TransactionRow, 'status' | 'paymentAmountCents' | 'paidAt' | 'creditTransactionId'>,
+) {
+  await tx
+    .update(transactions)
+    .set(values)
+    .where(and(ofOrganization(organizationId), eq(transactions.id, transactionId)));
+}
+
+/** Sets an active account inactive; true when it was active until now. */
+export async function markAccountInactive(executor: Executor, organizationId: string): Promise<boolean> {
+  const { organization } = schema;
+  const rows = await executor
+    .update(organization)
+    .set({ accountStatus: 'inactive', updatedAt: new Date() })
+    .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'active')))
+    .returning({ id: organization.id });
+  return rows.length > 0;
+}

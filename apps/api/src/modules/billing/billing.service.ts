@@ -1,0 +1,460 @@
+import {
+  PLAN_PRICES_MICRO_USD,
+  TRANSACTION_PAGE_SIZE,
+  TRANSACTION_SEARCH_LIMIT,
+  TRIAL_LENGTH_DAYS,
+  type ComponentDetail,
+  type ContractRecord,
+  type InvoiceType,
+  type ListTransactionsQuery,
+  type ListTransactionsResponse,
+  type MauDetailLine,
+  type PaymentSummary,
+  type Permission,
+  type SearchTransactionsRequest,
+  type Transaction,
+  type TransactionStatus,
+  type UsageRecord,
+} from '@portal/contracts';
+import type { SessionUser } from '../../auth/session.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
+import { planName } from '../applications/applications.service.ts';
+import { requireMembership } from '../members/members.service.ts';
+import {
+  centsToUsd,
+  flatRateInvoice,
+  padTransactionId,
+  parseBillingCycle,
+  paygCharge,
+  ratePercentToBasisPoints,
+  settleFromBalance,
+  trialCredit,
+  type FlatRateComponentKind,
+  type TrialPeriod,
+} from './billing-rules.ts';
+import {
+  findCreditAmount,
+  findTaxRatePercent,
+  findTransaction,
+  insertCycleTransaction,
+  insertInvoiceLines,
+  listBilledApplications,
+  listCycleUsage,
+  listInvoiceLines,
+  listOrganizationsToBill,
+  listTransactions,
+  lockBalance,
+  markAccountInactive,
+  moveBalance,
+  searchTransactions,
+  settleTransaction,
+  sumCycleUsage,
+  type CycleTransactionValues,
+  type InvoiceLineValues,
+  type TransactionRow,
+} from './billing.repository.ts';
+
+const DAY_MS = 86_400_000;
+const MICRO_USD_PER_USD = 1_000_000;
+const TRIAL_CREDIT_NOTE = 'Trial credit';
+
+const COMPONENT_TITLES: Record<FlatRateComponentKind, (contract: FlatRateOrganization) => string> = {
+  license_fee: (contract) => `Licence fee (${contract.licenseMau} MAU)`,
+  mau_overage: () => 'Monthly active users above the licence',
+  support_plan: (contract) => `Support plan ${contract.supportPlan}`,
+};
+
+type OrganizationToBill = Awaited<ReturnType<typeof listOrganizationsToBill>>[number];
+type FlatRateOrganization = Pick<OrganizationToBill, 'licenseMau' | 'supportPlan'>;
+
+export interface BillingDeps {
+  db: Db;
+  productName: string;
+}
+
+export interface RunMonthlyBillingOptions {
+  /** The month to bill, `YYYY-MM`; it must have ended. */
+  cycle: string;
+  /** Bill this organisation only. */
+  organizationId?: string;
+  now?: Date;
+}
+
+/** An organisation this run billed, amounts in cents. */
+export interface BilledOrganization {
+  organizationId: string;
+  transactionId: number;
+  status: TransactionStatus;
+  chargeCents: number;
+  creditCents: number;
+  paidCents: number;
+  dueCents: number;
+}
+
+export interface BillingRunResult {
+  cycle: string;
+  billed: BilledOrganization[];
+  /** Organisations whose invoice of the cycle an earlier or concurrent run wrote: nothing changed. */
+  alreadyBilled: string[];
+  /**
+   * Accounts this run set inactive because money stays due: their super-admins are to be told and
+   * their applications deactivated after 30 days if still inactive.
+   */
+  becameInactive: string[];
+  /** Organisations that could not be billed; a later run bills them, the others are unaffected. */
+  failed: { organizationId: string; error: string }[];
+}
+
+type BillingOutcome = { billed: BilledOrganization; becameInactive: boolean } | 'already_billed';
+
+/** The trial: it began at the organisation's setup, TRIAL_LENGTH_DAYS before it ends. */
+function trialOf(trialEndAt: Date | null): TrialPeriod | null {
+  if (!trialEndAt) return null;
+  return { startAt: new Date(trialEndAt.getTime() - TRIAL_LENGTH_DAYS * DAY_MS), endAt: trialEndAt };
+}
+
+/**
+ * Claims the organisation's month by writing its service charge, open until settled, with the
+ * invoice's lines; undefined when an earlier or concurrent run wrote it, and then nothing is written.
+ */
+async function insertMonthlyInvoice(
+  tx: Tx,
+  organizationId: string,
+  { lines, ...invoice }: Omit<CycleTransactionValues, 'type' | 'status'> & { lines: InvoiceLineValues[] },
+): Promise<TransactionRow | undefined> {
+  const row = await insertCycleTransaction(tx, organizationId, {
+    ...invoice,
+    type: 'service_charge',
+    status: 'open',
+  });
+  if (row) await insertInvoiceLines(tx, organizationId, row.id, lines);
+  return row;
+}
+
+/** The invoice a transaction carries is numbered after it. */
+export function invoiceNumber(transactionId: number): string {
+  return `INV-${padTransactionId(transactionId)}`;
+}
+
+/** A transaction id from a path, padded or not; anything that cannot be one is not found. */
+function parseTransactionId(id: string): number {
+  const value = Number(id);
+  if (!/^\d+$/.test(id) || !Number.isSafeInteger(value) || value < 1) throw new AppError('NOT_FOUND');
+  return value;
+}
+
+function toTransaction(row: TransactionRow, detail: Transaction['detail']): Transaction {
+  return {
+    transactionId: padTransactionId(row.id),
+    transactionCreatedAt: row.createdAt.toISOString(),
+    type: row.type,
+    status: row.status,
+    amount: centsToUsd(row.amountCents),
+    paymentAmount: centsToUsd(row.paymentAmountCents),
+    taxAmount: centsToUsd(row.taxAmountCents),
+    taxPercentage: Number(row.taxRatePercent),
+    freeCreditTransactionId: row.creditTransactionId ? padTransactionId(row.creditTransactionId) : null,
+    notes: row.notes,
+    invoiceId: row.invoiceType ? invoiceNumber(row.id) : null,
+    invoiceType: row.invoiceType,
+    billingCycle: row.billingCycle,
+    detail,
+  };
+}
+
+export function billingService({ db, productName }: BillingDeps) {
+  async function callerOrganizationId(user: SessionUser, permission: Permission): Promise<string> {
+    const membership = await requireMembership(db, user);
+    assertPermission(membership.member.roleId, permission);
+    return membership.organization.id;
+  }
+
+  /** Transactions as answered, each with the applications it billed. */
+  async function presentTransactions(organizationId: string, rows: TransactionRow[]): Promise<Transaction[]> {
+    const billed = await listBilledApplications(
+      db,
+      organizationId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toTransaction(
+        row,
+        billed
+          .filter((line) => line.transactionId === row.id)
+          .map((line) => ({
+            applicationId: line.applicationId ?? '',
+            name: line.name,
+            invoiceId: invoiceNumber(row.id),
+          })),
+      ),
+    );
+  }
+
+  async function requireTransaction(organizationId: string, id: string): Promise<TransactionRow> {
+    const row = await findTransaction(db, organizationId, parseTransactionId(id));
+    if (!row) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  /**
+   * A PAYG month: the service charge of every application's MAU, the trial's share as a service
+   * credit, and the rest paid from the balance down to its minimum, all in one database
+   * transaction that begins by claiming the month's invoice.
+   */
+  async function billPayg(
+    organization: OrganizationToBill,
+    cycle: string,
+    cycleEnd: Date,
+    now: Date,
+  ): Promise<BillingOutcome | undefined> {
+    const usage = await listCycleUsage(db, organization.id, cycle, cycleEnd);
+    // An organisation without applications has nothing to invoice.
+    if (usage.length === 0) return undefined;
+    const charge = paygCharge(usage);
+    const { creditCents } = trialCredit(charge.totalCents, cycle, trialOf(organization.trialEndAt));
+    return db.transaction(async (tx): Promise<BillingOutcome> => {
+      const invoice = await insertMonthlyInvoice(tx, organization.id, {
+        billingCycle: cycle,
+        amountCents: charge.totalCents,
+        invoiceType: 'mau_based',
+        lines: charge.lines.map((line) => ({
+          applicationId: line.applicationId,
+          description: line.name,
+          productName: planName(line, 'payg', productName),
+          quantity: line.mau,
+          unitPriceMicroUsd: line.unitPriceMicroUsd,
+          amountCents: line.amountCents,
+        })),
+      });
+      if (!invoice) return 'already_billed';
+      const credit =
+        creditCents > 0
+          ? await insertCycleTransaction(tx, organization.id, {
+              type: 'service_credit',
+              status: 'paid',
+              billingCycle: cycle,
+              amountCents: creditCents,
+              notes: TRIAL_CREDIT_NOTE,
+              paidAt: now,
+            })
+          : undefined;
+      if (creditCents > 0 && !credit) throw new Error('the cycle has a service credit without its charge');
+      const balance = await lockBalance(tx, organization.id);
+      const settlement = settleFromBalance({ chargeCents: charge.totalCents, creditCents, ...balance });
+      if (settlement.paidCents > 0) await moveBalance(tx, organization.id, invoice.id, -settlement.paidCents);
+      await settleTransaction(tx, organization.id, invoice.id, {
+        status: settlement.status,
+        paymentAmountCents: settlement.paidCents,
+        paidAt: settlement.status === 'paid' ? now : null,
+        creditTransactionId: credit?.id ?? null,
+      });
+      const becameInactive =
+        settlement.accountBecomesInactive && (await markAccountInactive(tx, organization.id));
+      return {
+        becameInactive,
+        billed: {
+          organizationId: organization.id,
+          transactionId: invoice.id,
+          status: settlement.status,
+          chargeCents: charge.totalCents,
+          creditCents,
+          paidCents: settlement.paidCents,
+          dueCents: settlement.dueCents,
+        },
+      };
+    });
+  }
+
+  /** A flat-rate month: the component-based licence invoice with tax, open until paid by card. */
+  async function billFlatRate(
+    organization: OrganizationToBill,
+    cycle: string,
+    cycleEnd: Date,
+  ): Promise<BillingOutcome> {
+    const usage = await listCycleUsage(db, organization.id, cycle, cycleEnd);
+    const mau = usage.reduce((total, application) => total + application.mau, 0);
+    const taxRatePercent = await findTaxRatePercent(db, organization.billingCountry);
+    const overagePriceMicroUsd = PLAN_PRICES_MICRO_USD[organization.contractPlan];
+    const invoice = flatRateInvoice(
+      { ...organization, overagePriceMicroUsd },
+      mau,
+      ratePercentToBasisPoints(taxRatePercent),
+    );
+    return db.transaction(async (tx): Promise<BillingOutcome> => {
+      const row = await insertMonthlyInvoice(tx, organization.id, {
+        billingCycle: cycle,
+        amountCents: invoice.totalCents,
+        taxAmountCents: invoice.taxCents,
+        taxRatePercent,
+        invoiceType: 'component_based',
+        lines: invoice.components.map((component) => ({
+          description: COMPONENT_TITLES[component.kind](organization),
+          quantity: component.quantity,
+          unitPriceMicroUsd: component.kind === 'mau_overage' ? overagePriceMicroUsd : null,
+          amountCents: component.amountCents,
+        })),
+      });
+      if (!row) return 'already_billed';
+      return {
+        becameInactive: false,
+        billed: {
+          organizationId: organization.id,
+          transactionId: row.id,
+          status: 'open',
+          chargeCents: invoice.totalCents,
+          creditCents: 0,
+          paidCents: 0,
+          dueCents: invoice.totalCents,
+        },
+      };
+    });
+  }
+
+  return {
+    /**
+     * Bills a month that has ended: each PAYG organisation's service charge (and trial credit),
+     * paid from its balance, and each flat-rate organisation's licence invoice. Each organisation
+     * is billed in its own database transaction, at most once per month however often or
+     * concurrently this runs; one that fails is reported and leaves the others billed.
+     */
+    async runMonthlyBilling({
+      cycle,
+      organizationId,
+      now = new Date(),
+    }: RunMonthlyBillingOptions): Promise<BillingRunResult> {
+      const { year, month } = parseBillingCycle(cycle);
+      const cycleEnd = new Date(Date.UTC(year, month, 1));
+      if (now < cycleEnd) throw new RangeError(`the billing cycle ${cycle} has not ended yet`);
+      const result: BillingRunResult = {
+        cycle,
+        billed: [],
+        alreadyBilled: [],
+        becameInactive: [],
+        failed: [],
+      };
+      const bill = async (
+        organization: OrganizationToBill,
+        run: () => Promise<BillingOutcome | undefined>,
+      ) => {
+        try {
+          const outcome = await run();
+          if (outcome === 'already_billed') result.alreadyBilled.push(organization.id);
+          else if (outcome) {
+            result.billed.push(outcome.billed);
+            if (outcome.becameInactive) result.becameInactive.push(organization.id);
+          }
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          result.failed.push({ organizationId: organization.id, error: message });
+        }
+      };
+      for (const organization of await listOrganizationsToBill(db, 'payg', organizationId)) {
+        await bill(organization, () => billPayg(organization, cycle, cycleEnd, now));
+      }
+      for (const organization of await listOrganizationsToBill(db, 'flat_rate', organizationId)) {
+        await bill(organization, () => billFlatRate(organization, cycle, cycleEnd));
+      }
+      return result;
+    },
+
+    /** GET /api/v1/transactions: a page of 30, newest or oldest first, and the total. */
+    async list(user: SessionUser, query: ListTransactionsQuery): Promise<ListTransactionsResponse> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      const { rows, total } = await listTransactions(db, organizationId, {
+        number: query.page,
+        size: TRANSACTION_PAGE_SIZE,
+        sortBy: query.sortBy,
+      });
+      return { data: await presentTransactions(organizationId, rows), total };
+    },
+
+    /** POST /api/v1/transactions/search: transactions whose padded id starts with the term. */
+    async search(user: SessionUser, request: SearchTransactionsRequest): Promise<Transaction[]> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      // Ids are digits only: any other term matches none.
+      if (!/^\d+$/.test(request.term)) return [];
+      const rows = await searchTransactions(db, organizationId, request.term, TRANSACTION_SEARCH_LIMIT);
+      return presentTransactions(organizationId, rows);
+    },
+
+    async get(user: SessionUser, id: string): Promise<Transaction> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      const [transaction] = await presentTransactions(organizationId, [
+        await requireTransaction(organizationId, id),
+      ]);
+      if (!transaction) throw new AppError('NOT_FOUND');
+      return transaction;
+    },
+
+    /** The invoice's lines in the shape its type names; 404 when the transaction has no such invoice. */
+    async detail(
+      user: SessionUser,
+      id: string,
+      invoiceType: InvoiceType,
+    ): Promise<MauDetailLine[] | ComponentDetail[]> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      const row = await requireTransaction(organizationId, id);
+      if (row.invoiceType !== invoiceType) throw new AppError('NOT_FOUND');
+      const invoiceId = invoiceNumber(row.id);
+      const lines = await listInvoiceLines(db, organizationId, row.id);
+      if (invoiceType === 'component_based') {
+        const components = lines.map((line) => ({
+          title: line.description,
+          quantity: line.quantity,
+          total_amount: centsToUsd(line.amountCents),
+        }));
+        return [{ invoiceId, components }];
+      }
+      return lines.map((line) => ({
+        invoiceId,
+        productName: line.productName,
+        supportPlan: '',
+        MAUUsage: line.quantity,
+        MAULicense: 0,
+        price: centsToUsd(line.amountCents),
+        unitPrice: (line.unitPriceMicroUsd ?? 0) / MICRO_USD_PER_USD,
+      }));
+    },
+
+    /** What the invoice comes to, the credit against it, what is paid and what is still due. */
+    async paymentSummary(user: SessionUser, id: string): Promise<PaymentSummary> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      const row = await requireTransaction(organizationId, id);
+      if (!row.invoiceType) throw new AppError('NOT_FOUND');
+      const creditCents = row.creditTransactionId
+        ? await findCreditAmount(db, organizationId, row.creditTransactionId)
+        : 0;
+      const taxPercentage = Number(row.taxRatePercent);
+      const taxed = row.taxAmountCents > 0 || taxPercentage > 0;
+      return {
+        invoiceId: invoiceNumber(row.id),
+        subTotal: centsToUsd(row.amountCents - row.taxAmountCents),
+        discountAmount: 0,
+        taxes: taxed
+          ? [{ title: 'Tax', percentage: taxPercentage, taxAmount: centsToUsd(row.taxAmountCents) }]
+          : [],
+        totalAmount: centsToUsd(row.amountCents),
+        creditAmount: centsToUsd(creditCents),
+        paidAmount: centsToUsd(row.paymentAmountCents),
+        dueAmount: centsToUsd(Math.max(0, row.amountCents - creditCents - row.paymentAmountCents)),
+      };
+    },
+
+    /** GET /api/v1/accounts/usages: the monthly active users of the current month so far. */
+    async usages(user: SessionUser, now = new Date()): Promise<UsageRecord[]> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_PLAN_DETAIL');
+      const { mau, updatedAt } = await sumCycleUsage(db, organizationId, now.toISOString().slice(0, 7));
+      return [{ type: 'mau', usage: mau, updatedAt: updatedAt?.toISOString() ?? null }];
+    },
+
+    /** GET /api/v1/accounts/contracts: the organisation's contract, read with the caller's session. */
+    async contracts(user: SessionUser): Promise<ContractRecord[]> {
+      const membership = await requireMembership(db, user);
+      assertPermission(membership.member.roleId, 'VIEW_PLAN_DETAIL');
+      const { contractType, licenseMau, supportPlan } = membership.organization;
+      return [{ type: contractType, license: licenseMau, supportPlan }];
+    },
+  };
+}

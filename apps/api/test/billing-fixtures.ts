@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import type { PlanKey } from '@portal/contracts';
+import { and, count, eq } from 'drizzle-orm';
+import type { SessionUser } from '../src/auth/session.ts';
+import type { Db } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
+
+/** Organisations, applications and usage as the billing run finds them, written straight to the database. */
+
+export type OrganizationValues = Partial<typeof schema.organization.$inferInsert>;
+
+/** An organisation that has completed setup, without members: the billing run needs none. */
+export async function newOrganization(db: Db, values: OrganizationValues = {}): Promise<string> {
+  const id = crypto.randomUUID();
+  await db
+    .insert(schema.organization)
+    .values({ id, email: `billing@${id}.example.com`, isFilled: true, ...values });
+  return id;
+}
+
+/** An active application with its monthly active users of a cycle. */
+export async function newApplicationWithUsage(
+  db: Db,
+  organizationId: string,
+  usage: { plan: PlanKey; billingCycle: string; mau: number; name?: string; createdAt?: Date },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.insert(schema.application).values({
+    id,
+    organizationId,
+    name: usage.name ?? `app-${id.slice(0, 8)}`,
+    plan: usage.plan,
+    region: 'EU',
+    state: 'active',
+    createdAt: usage.createdAt ?? new Date('2025-01-15T00:00:00Z'),
+  });
+  await recordApplicationUsage(db, organizationId, {
+    applicationId: id,
+    billingCycle: usage.billingCycle,
+    mau: usage.mau,
+    importedAt: new Date(),
+  });
+  return id;
+}
+
+export async function organizationRow(db: Db, organizationId: string) {
+  const [row] = await db.select().from(schema.organization).where(eq(schema.organization.id, organizationId));
+  if (!row) throw new Error(`no organisation ${organizationId}`);
+  return row;
+}
+
+/** The service charges of an organisation in a cycle: one when the month was billed once. */
+export async function countServiceCharges(db: Db, organizationId: string, billingCycle: string) {
+  const [row] = await db
+    .select({ total: count() })
+    .from(schema.ledgerTransaction)
+    .where(
+      and(
+        eq(schema.ledgerTransaction.organizationId, organizationId),
+        eq(schema.ledgerTransaction.billingCycle, billingCycle),
+        eq(schema.ledgerTransaction.type, 'service_charge'),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
+export async function balanceMovements(db: Db, organizationId: string) {
+  return db
+    .select()
+    .from(schema.balanceMovement)
+    .where(eq(schema.balanceMovement.organizationId, organizationId));
+}
+
+/** The caller a route hands to the billing service, for a user who has signed up. */
+export async function sessionUserOf(db: Db, email: string): Promise<SessionUser> {
+  const [row] = await db.select().from(schema.user).where(eq(schema.user.email, email));
+  if (!row) throw new Error(`no user ${email}`);
+  return { sessionId: '', userId: row.id, email, name: row.name, emailVerified: true, membership: undefined };
+}

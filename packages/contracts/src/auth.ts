@@ -30,6 +30,16 @@ export const strongPasswordField = PASSWORD_CHARACTER_RULES.reduce(
     .min(STRONG_PASSWORD_MIN_LENGTH, key('signupForm.password.validation.length')),
 );
 
+/**
+ * The check that a form's confirmPassword repeats its password field (`password` or `newPassword`),
+ * reported on confirmPassword in the form's own words.
+ */
+export const confirmsPassword = <Field extends string>(passwordField: Field, message: MessageKey) =>
+  z.refine<Record<Field | 'confirmPassword', string>>(
+    (form) => form[passwordField] === form.confirmPassword,
+    { message: key(message), path: ['confirmPassword'] },
+  );
+
 export const SignInRequestSchema = z.object({
   email: emailField,
   password: z
@@ -56,10 +66,7 @@ export const PasswordRenewFormSchema = z
       .min(SIGN_IN_PASSWORD_MIN_LENGTH, key('validation.password.min')),
     confirmPassword: z.string().min(1, key('validation.confirmPassword.required')),
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: key('validation.password.mismatch'),
-    path: ['confirmPassword'],
-  });
+  .check(confirmsPassword('password', 'validation.password.mismatch'));
 export type PasswordRenewForm = z.infer<typeof PasswordRenewFormSchema>;
 
 export const ResendVerificationRequestSchema = z.object({ email: emailField });

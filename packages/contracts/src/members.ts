@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, strongPasswordField } from './auth.ts';
+import { confirmsPassword, emailField, strongPasswordField } from './auth.ts';
 import { INVITATION_EMAILS_PER_REQUEST, INVITATION_STATUSES, PENDING_INVITATIONS_MAX } from './constants.ts';
 import type { MessageKey } from './messages.ts';
 import { ROLE_IDS } from './permissions.ts';
@@ -77,6 +77,11 @@ export const UpdateMemberRequestSchema = z.object({
 });
 export type UpdateMemberRequest = z.infer<typeof UpdateMemberRequestSchema>;
 
+/** The password typed again, in change password and the invitation sign-up. */
+const confirmPasswordField = z
+  .string({ error: key('validation.confirmPassword.required') })
+  .min(1, key('validation.confirmPassword.required'));
+
 /** Change own password (§5): current, new (strong) and confirmation, which must match. */
 export const ChangePasswordRequestSchema = z
   .object({
@@ -84,14 +89,9 @@ export const ChangePasswordRequestSchema = z
       .string({ error: key('validation.currentPassword.required') })
       .min(1, key('validation.currentPassword.required')),
     newPassword: strongPasswordField,
-    confirmPassword: z
-      .string({ error: key('validation.confirmPassword.required') })
-      .min(1, key('validation.confirmPassword.required')),
+    confirmPassword: confirmPasswordField,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: key('changePassword.mismatch'),
-    path: ['confirmPassword'],
-  });
+  .check(confirmsPassword('newPassword', 'changePassword.mismatch'));
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
 export const InvitationSchema = z.object({
@@ -147,15 +147,10 @@ export const ConfirmInvitationRequestSchema = z
   .object({
     displayName: displayNameField,
     password: strongPasswordField,
-    confirmPassword: z
-      .string({ error: key('validation.confirmPassword.required') })
-      .min(1, key('validation.confirmPassword.required')),
+    confirmPassword: confirmPasswordField,
     code: VerifyInvitationRequestSchema.shape.code,
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: key('validation.password.mismatch'),
-    path: ['confirmPassword'],
-  });
+  .check(confirmsPassword('password', 'validation.password.mismatch'));
 export type ConfirmInvitationRequest = z.infer<typeof ConfirmInvitationRequestSchema>;
 export const ConfirmInvitationResponseSchema = z.object({ member: MemberSchema });
 export type ConfirmInvitationResponse = z.infer<typeof ConfirmInvitationResponseSchema>;

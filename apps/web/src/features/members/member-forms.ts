@@ -1,5 +1,6 @@
 import {
   ChangePasswordRequestSchema,
+  confirmsPassword,
   displayNameField,
   emailField,
   INVITATION_EMAILS_PER_REQUEST,
@@ -78,10 +79,7 @@ export const ChangePasswordFormSchema = z
     newPassword: newPasswordField,
     confirmPassword: confirmPasswordField,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: key('changePassword.mismatch'),
-    path: ['confirmPassword'],
-  });
+  .check(confirmsPassword('newPassword', 'changePassword.mismatch'));
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
 
 export const InvitationSignupFormSchema = z
@@ -90,8 +88,5 @@ export const InvitationSignupFormSchema = z
     password: newPasswordField,
     confirmPassword: confirmPasswordField,
   })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: key('validation.password.mismatch'),
-    path: ['confirmPassword'],
-  });
+  .check(confirmsPassword('password', 'validation.password.mismatch'));
 export type InvitationSignupForm = z.infer<typeof InvitationSignupFormSchema>;

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
+import { listPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 export type ApplicationRow = typeof schema.application.$inferSelect;
@@ -28,16 +29,13 @@ export async function listApplications(
   limit: number,
 ) {
   const where = visibleTo(organizationId, scope);
-  const [rows, [totalRow]] = await Promise.all([
-    executor
-      .select()
-      .from(schema.application)
-      .where(where)
-      .orderBy(desc(schema.application.createdAt), desc(schema.application.id))
-      .limit(limit),
-    executor.select({ total: count() }).from(schema.application).where(where),
-  ]);
-  return { rows, total: totalRow?.total ?? 0 };
+  const page = executor
+    .select()
+    .from(schema.application)
+    .where(where)
+    .orderBy(desc(schema.application.createdAt), desc(schema.application.id))
+    .limit(limit);
+  return listPage(executor, page, schema.application, where);
 }
 
 export async function findApplication(

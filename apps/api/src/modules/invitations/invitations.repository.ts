@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { OPEN_INVITATION_STATUSES } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
+import { listPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 export type InvitationRow = typeof schema.invitation.$inferSelect;
@@ -9,16 +10,13 @@ const isOpen = inArray(schema.invitation.status, [...OPEN_INVITATION_STATUSES]);
 
 export async function listOpenInvitations(executor: Executor, organizationId: string, limit: number) {
   const where = and(eq(schema.invitation.organizationId, organizationId), isOpen);
-  const [rows, [totalRow]] = await Promise.all([
-    executor
-      .select()
-      .from(schema.invitation)
-      .where(where)
-      .orderBy(desc(schema.invitation.createdAt), desc(schema.invitation.id))
-      .limit(limit),
-    executor.select({ total: count() }).from(schema.invitation).where(where),
-  ]);
-  return { rows, total: totalRow?.total ?? 0 };
+  const page = executor
+    .select()
+    .from(schema.invitation)
+    .where(where)
+    .orderBy(desc(schema.invitation.createdAt), desc(schema.invitation.id))
+    .limit(limit);
+  return listPage(executor, page, schema.invitation, where);
 }
 
 export async function findInvitation(executor: Executor, organizationId: string, invitationId: string) {

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ApplicationScope, ApplicationState, RoleId } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
 import type { Executor } from '../../db/client.ts';
+import { listPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 const hasPassword = sql<boolean>`EXISTS (SELECT 1 FROM ${schema.account} WHERE ${schema.account.userId} = ${schema.member.userId} AND ${schema.account.providerId} = ${CREDENTIAL_PROVIDER_ID})`;
@@ -39,13 +40,10 @@ function membersQuery(executor: Executor, where: ReturnType<typeof and>) {
 /** An organisation's members by display name (then id, so that equal names keep one order). */
 export async function listMembers(executor: Executor, organizationId: string, limit: number) {
   const inOrganization = eq(schema.member.organizationId, organizationId);
-  const [rows, [totalRow]] = await Promise.all([
-    membersQuery(executor, inOrganization)
-      .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
-      .limit(limit),
-    executor.select({ total: count() }).from(schema.member).where(inOrganization),
-  ]);
-  return { rows: rows as MemberRow[], total: totalRow?.total ?? 0 };
+  const page = membersQuery(executor, inOrganization)
+    .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
+    .limit(limit);
+  return listPage(executor, page as PromiseLike<MemberRow[]>, schema.member, inOrganization);
 }
 
 export async function findMember(

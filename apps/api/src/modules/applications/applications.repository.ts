@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { listPage } from '../../db/list-page.ts';
+import { newestFirstPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 export type ApplicationRow = typeof schema.application.$inferSelect;
@@ -29,13 +29,7 @@ export async function listApplications(
   limit: number,
 ) {
   const where = visibleTo(organizationId, scope);
-  const page = executor
-    .select()
-    .from(schema.application)
-    .where(where)
-    .orderBy(desc(schema.application.createdAt), desc(schema.application.id))
-    .limit(limit);
-  return listPage(executor, page, schema.application, where);
+  return newestFirstPage(executor, schema.application, where, limit);
 }
 
 export async function findApplication(

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { OPEN_INVITATION_STATUSES } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { listPage } from '../../db/list-page.ts';
+import { newestFirstPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 export type InvitationRow = typeof schema.invitation.$inferSelect;
@@ -10,13 +10,7 @@ const isOpen = inArray(schema.invitation.status, [...OPEN_INVITATION_STATUSES]);
 
 export async function listOpenInvitations(executor: Executor, organizationId: string, limit: number) {
   const where = and(eq(schema.invitation.organizationId, organizationId), isOpen);
-  const page = executor
-    .select()
-    .from(schema.invitation)
-    .where(where)
-    .orderBy(desc(schema.invitation.createdAt), desc(schema.invitation.id))
-    .limit(limit);
-  return listPage(executor, page, schema.invitation, where);
+  return newestFirstPage(executor, schema.invitation, where, limit);
 }
 
 export async function findInvitation(executor: Executor, organizationId: string, invitationId: string) {

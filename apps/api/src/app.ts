@@ -16,6 +16,7 @@ import { AppError } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
+import { billingJobs } from './modules/billing/billing.jobs.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(accountsRoutes, { prefix: '/api/v1/accounts' });
   await app.register(applicationsRoutes, { prefix: '/api/v1/applications' });
   await app.register(applicationsJobs);
+  await app.register(billingJobs);
   await app.register(membersRoutes, { prefix: '/api/v1/members' });
   await app.register(rolesRoutes, { prefix: '/api/v1/roles' });
   await app.register(invitationsRoutes, { prefix: '/api/v1/invitations' });

@@ -53,6 +53,9 @@ const ConfigSchema = z
     PROVISIONING_RETRY_LIMIT: z.coerce.number().int().min(0).default(100),
     // How often applications still initializing without a live job are found and re-enqueued.
     PROVISIONING_SWEEP_SECONDS: z.coerce.number().int().positive().default(300),
+    // How often the billing schedule looks for due work (the day's usage import, a closed month
+    // to import and bill, flat-rate invoices overdue); 0 turns it off.
+    BILLING_SCHEDULE_SECONDS: z.coerce.number().int().min(0).default(3600),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
@@ -111,6 +114,8 @@ export interface Config {
   provisioningRetryDelaySeconds: number;
   provisioningRetryLimit: number;
   provisioningSweepSeconds: number;
+  /** 0 when the billing schedule is off (the jobs still run when sent). */
+  billingScheduleSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -182,5 +187,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisioningRetryDelaySeconds: e.PROVISIONING_RETRY_DELAY_SECONDS,
     provisioningRetryLimit: e.PROVISIONING_RETRY_LIMIT,
     provisioningSweepSeconds: e.PROVISIONING_SWEEP_SECONDS,
+    billingScheduleSeconds: e.BILLING_SCHEDULE_SECONDS,
   };
 }

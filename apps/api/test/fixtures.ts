@@ -17,6 +17,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     RATE_LIMIT_MAX_PER_ACCOUNT: '10000',
     RATE_LIMIT_MAIL_PER_ADDRESS: '10000',
     RATE_LIMIT_MAIL_PER_IP: '10000',
+    // Tests bill the months they name; billing-jobs.test.ts turns the schedule on.
+    BILLING_SCHEDULE_SECONDS: '0',
     ...env,
   });
 }

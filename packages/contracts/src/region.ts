@@ -25,6 +25,7 @@ export const UsageQuerySchema = z.object({ month: z.string().regex(/^\d{4}-\d{2}
 export const UsageResponseSchema = z.array(
   z.object({ networkId: z.string(), applicationId: z.string(), activeUsers: z.number().int() }),
 );
+export type UsageResponse = z.infer<typeof UsageResponseSchema>;
 
 /** The regional SSO call also sets the regional session cookie. */
 export const RegionSsoResponseSchema = z.object({ ok: z.literal(true), networkId: z.string() });

@@ -1,4 +1,13 @@
-import { NetworkSchema, REGION_PATHS, type CreateNetworkRequest, type Network, type RegionKey } from '@portal/contracts';
+import {
+  NetworkSchema,
+  REGION_PATHS,
+  UsageResponseSchema,
+  type CreateNetworkRequest,
+  type Network,
+  type RegionKey,
+  type UsageResponse,
+} from '@portal/contracts';
+import type { z } from 'zod';
 
 /** The region could not be reached or answered with a server error: worth retrying later. */
 export class RegionUnavailableError extends Error {
@@ -40,26 +49,38 @@ export class RegionClient {
 
   /** Creates the application's network; the region answers the existing one for a known applicationId. */
   createNetwork(region: RegionKey, request: CreateNetworkRequest): Promise<Network> {
-    return this.call(region, 'POST', REGION_PATHS.networks, request);
+    return this.call(region, NetworkSchema, 'POST', REGION_PATHS.networks, request);
   }
 
   getNetwork(region: RegionKey, networkId: string): Promise<Network> {
-    return this.call(region, 'GET', REGION_PATHS.network(networkId));
+    return this.call(region, NetworkSchema, 'GET', REGION_PATHS.network(networkId));
   }
 
   updateNetwork(region: RegionKey, networkId: string, name: string): Promise<Network> {
-    return this.call(region, 'PUT', REGION_PATHS.network(networkId), { name });
+    return this.call(region, NetworkSchema, 'PUT', REGION_PATHS.network(networkId), { name });
   }
 
   deactivateNetwork(region: RegionKey, networkId: string): Promise<Network> {
-    return this.call(region, 'POST', REGION_PATHS.deactivate(networkId));
+    return this.call(region, NetworkSchema, 'POST', REGION_PATHS.deactivate(networkId));
   }
 
   reactivateNetwork(region: RegionKey, networkId: string): Promise<Network> {
-    return this.call(region, 'POST', REGION_PATHS.reactivate(networkId));
+    return this.call(region, NetworkSchema, 'POST', REGION_PATHS.reactivate(networkId));
   }
 
-  private async call(region: RegionKey, method: string, path: string, body?: unknown): Promise<Network> {
+  /** Distinct active users of every network of the region in a month (`YYYY-MM`). */
+  usage(region: RegionKey, month: string): Promise<UsageResponse> {
+    const query = new URLSearchParams({ month }).toString();
+    return this.call(region, UsageResponseSchema, 'GET', `${REGION_PATHS.usage}?${query}`);
+  }
+
+  private async call<T>(
+    region: RegionKey,
+    schema: z.ZodType<T>,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
     const url = `${this.options.baseUrls[region]}${path}`;
     let response: Response;
     try {
@@ -87,9 +108,10 @@ export class RegionClient {
     } catch {
       throw new RegionUnavailableError(region, `answered ${response.status} without JSON`);
     }
-    const parsed = NetworkSchema.safeParse(json);
+    const parsed = schema.safeParse(json);
     // A malformed answer is treated like an outage: the region may be mid-deploy.
-    if (!parsed.success) throw new RegionUnavailableError(region, `unexpected network shape: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new RegionUnavailableError(region, `unexpected answer shape: ${parsed.error.message}`);
     return parsed.data;
   }
 }

@@ -340,3 +340,18 @@ export async function markAccountInactive(executor: Executor, organizationId: st
     .returning({ id: organization.id });
   return rows.length > 0;
 }
+
+/*
+ * The billing jobs act for the operator across organisations, like the monthly run: each write
+ * below is still given the organisation it changes and scoped by it.
+ */
+
+/** Every application that has a network in its region, with its organisation: what the usage import asks about. */
+export async function listApplicationsWithNetwork(executor: Executor) {
+  const { application } = schema;
+  return executor
+    .select({ id: application.id, organizationId: application.organizationId, region: application.region })
+    .from(application)
+    .where(isNotNull(application.networkId))
+    .orderBy(asc(application.id));
+}

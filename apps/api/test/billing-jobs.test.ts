@@ -4,8 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
-import { importUsage } from '../src/modules/billing/billing.jobs.ts';
+import { billMonth, closeMonth, importUsage } from '../src/modules/billing/billing.jobs.ts';
 import { RegionClient } from '../src/regions/region-client.ts';
+import { countServiceCharges, newApplicationWithUsage, newOrganization } from './billing-fixtures.ts';
 import { TEST_ORIGIN, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
 
 // The billing jobs against the project's regional platform emulator over real HTTP: its MAU come
@@ -137,5 +138,38 @@ describe('usage import', () => {
     await importUsage({ db: t.database.db, regions: t.app.regions, now: () => new Date() }, '2001-01');
     expect(await usageRows(singapore, '2001-01')).toEqual([expect.objectContaining({ mau: 0 })]);
     expect(await usageRows(europe, '2001-01')).toEqual([expect.objectContaining({ mau: 0 })]);
+  });
+});
+
+describe('monthly billing', () => {
+  it('bills a closed month once when the job runs twice', async () => {
+    const db = t.database.db;
+    const organizationId = await newOrganization(db, { balanceCents: 10_000 });
+    await newApplicationWithUsage(db, organizationId, { plan: 'basic', billingCycle: '2025-03', mau: 100 });
+    const deps = { db, productName: 'Social', now: () => new Date() };
+
+    const first = await billMonth(deps, '2025-03');
+    const second = await billMonth(deps, '2025-03');
+
+    expect(first.billed.map((billed) => billed.organizationId)).toContain(organizationId);
+    expect(second.billed).toEqual([]);
+    expect(second.alreadyBilled).toContain(organizationId);
+    expect(await countServiceCharges(db, organizationId, '2025-03')).toBe(1);
+  });
+
+  it('closing a month twice imports its usage, then bills it once', async () => {
+    const db = t.database.db;
+    const organizationId = await newOrganization(db, { balanceCents: 10_000 });
+    await newApplicationWithUsage(db, organizationId, { plan: 'max', billingCycle: '2025-04', mau: 10 });
+
+    await closeMonth(t.app.jobQueue, '2025-04');
+    await closeMonth(t.app.jobQueue, '2025-04');
+
+    const deadline = Date.now() + 15_000;
+    while ((await countServiceCharges(db, organizationId, '2025-04')) === 0) {
+      if (Date.now() > deadline) throw new Error('April was not billed');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await countServiceCharges(db, organizationId, '2025-04')).toBe(1);
   });
 });

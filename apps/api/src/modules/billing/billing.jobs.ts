@@ -5,10 +5,14 @@ import type { Db } from '../../db/client.ts';
 import type { JobQueue, JobWorkers } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { listApplicationsWithNetwork, recordApplicationUsage } from './billing.repository.ts';
+import { billingService } from './billing.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
+const BILL_MONTH_QUEUE = 'bill-month';
 /** Regions answer within the client's 10 s time-out each, called side by side; the rest is database writes. */
 const IMPORT_EXPIRY_SECONDS = 5 * 60;
+/** A run over every organisation (about a minute for 10,000 on PostgreSQL), with room to spare. */
+const BILLING_EXPIRY_SECONDS = 30 * 60;
 const RETRY_DELAY_SECONDS = 60;
 /** With backoff from a minute, the retries outlast a day of regional outage. */
 const RETRY_LIMIT = 12;
@@ -18,10 +22,17 @@ const CLOSING_WINDOW_DAYS = 3;
 interface ImportUsageJob {
   /** `YYYY-MM` */
   cycle: string;
+  /** The month's final import: once it succeeds, the month is billed. */
+  billAfter?: boolean;
+}
+
+interface BillMonthJob {
+  cycle: string;
 }
 
 export interface BillingJobsDeps {
   db: Db;
+  productName: string;
   regions: RegionClient;
   jobQueue: JobQueue;
   /** The clock of the schedule and the jobs; tests move it. */
@@ -91,9 +102,37 @@ export async function importUsage(
   return { recorded };
 }
 
+/**
+ * Bills a closed month (billingService's run: each organisation once, however often this runs).
+ * Organisations that could not be billed make the job throw, so the retry bills them.
+ */
+export async function billMonth(deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'now'>, cycle: string) {
+  const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
+  if (run.failed.length > 0) {
+    const failures = run.failed.map((failure) => `${failure.organizationId}: ${failure.error}`);
+    throw new Error(`${run.failed.length} organisations not billed for ${cycle}: ${failures.join('; ')}`);
+  }
+  return run;
+}
+
+/**
+ * Sends a job unless one with its id is queued, running or archived (pg-boss keeps archived jobs
+ * for 7 days, longer than the schedule's windows), so it is sent once however often this is asked.
+ */
+async function sendOnce(jobQueue: JobQueue, queue: string, data: object, id: string) {
+  if (await jobQueue.boss.getJobById(queue, id, { includeArchive: true })) return;
+  await jobQueue.send(queue, data, { id });
+}
+
+/** Closes a month: its final usage import, then its bill once that import has succeeded. */
+export async function closeMonth(jobQueue: JobQueue, cycle: string) {
+  const job: ImportUsageJob = { cycle, billAfter: true };
+  await sendOnce(jobQueue, IMPORT_USAGE_QUEUE, job, jobIdOf('close-month', cycle));
+}
+
 /** The billing jobs of one server and the schedule that sends them. */
 class BillingWorkers implements JobWorkers {
-  /** An import finishes within its region calls' time-outs; a cut one is retried. */
+  /** An import finishes within its region calls' time-outs; a cut one (or a cut billing run) is retried. */
   readonly finishWithinMs = 15_000;
   private schedule: NodeJS.Timeout | undefined;
 
@@ -102,20 +141,35 @@ class BillingWorkers implements JobWorkers {
   async start() {
     const { deps } = this;
     const { boss } = deps.jobQueue;
-    const queue = {
-      name: IMPORT_USAGE_QUEUE,
-      retryLimit: RETRY_LIMIT,
-      retryDelay: RETRY_DELAY_SECONDS,
-      retryBackoff: true,
-      expireInSeconds: IMPORT_EXPIRY_SECONDS,
-    };
-    // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
-    await boss.createQueue(IMPORT_USAGE_QUEUE, queue);
-    await boss.updateQueue(IMPORT_USAGE_QUEUE, queue);
+    for (const [name, expireInSeconds] of [
+      [IMPORT_USAGE_QUEUE, IMPORT_EXPIRY_SECONDS],
+      [BILL_MONTH_QUEUE, BILLING_EXPIRY_SECONDS],
+    ] as const) {
+      const queue = {
+        name,
+        retryLimit: RETRY_LIMIT,
+        retryDelay: RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        expireInSeconds,
+      };
+      // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
+      await boss.createQueue(name, queue);
+      await boss.updateQueue(name, queue);
+    }
     await deps.jobQueue.work<ImportUsageJob>(IMPORT_USAGE_QUEUE, {}, async ([job]) => {
       if (!job) return;
-      const { recorded } = await importUsage(deps, job.data.cycle);
-      deps.log.info({ cycle: job.data.cycle, recorded }, 'usage imported');
+      const { cycle, billAfter } = job.data;
+      const { recorded } = await importUsage(deps, cycle);
+      deps.log.info({ cycle, recorded }, 'usage imported');
+      if (billAfter) await sendOnce(deps.jobQueue, BILL_MONTH_QUEUE, { cycle }, jobIdOf('bill-month', cycle));
+    });
+    await deps.jobQueue.work<BillMonthJob>(BILL_MONTH_QUEUE, {}, async ([job]) => {
+      if (!job) return;
+      const run = await billMonth(deps, job.data.cycle);
+      deps.log.info(
+        { cycle: run.cycle, billed: run.billed.length, alreadyBilled: run.alreadyBilled.length },
+        'month billed',
+      );
     });
     if (deps.scheduleSeconds === 0) return;
     await this.sendDueJobs();
@@ -131,38 +185,27 @@ class BillingWorkers implements JobWorkers {
     clearInterval(this.schedule);
   }
 
-  /**
-   * Sends a job unless one with its id is queued, running or archived (pg-boss keeps archived jobs
-   * for 7 days, longer than the windows below), so each server's schedule sends it once.
-   */
-  private async sendOnce(queue: string, data: object, id: string) {
-    const { jobQueue } = this.deps;
-    if (await jobQueue.boss.getJobById(queue, id, { includeArchive: true })) return;
-    await jobQueue.send(queue, data, { id });
-  }
-
-  /** The day's import of the current month, and for the first days of a month the previous month's final one. */
+  /** The day's import of the current month, and in a month's first days the closing of the month before. */
   private async sendDueJobs() {
-    const now = this.deps.now();
-    const cycle = cycleOf(now);
-    const day = now.toISOString().slice(0, 10);
-    await this.sendOnce(IMPORT_USAGE_QUEUE, { cycle } satisfies ImportUsageJob, jobIdOf('import-usage', day));
-    if (now.getUTCDate() <= CLOSING_WINDOW_DAYS) {
-      const closed = previousCycleOf(now);
-      await this.sendOnce(
-        IMPORT_USAGE_QUEUE,
-        { cycle: closed } satisfies ImportUsageJob,
-        jobIdOf('close-month', closed),
-      );
-    }
+    const { jobQueue, now } = this.deps;
+    const today = now();
+    const job: ImportUsageJob = { cycle: cycleOf(today) };
+    await sendOnce(
+      jobQueue,
+      IMPORT_USAGE_QUEUE,
+      job,
+      jobIdOf('import-usage', today.toISOString().slice(0, 10)),
+    );
+    if (today.getUTCDate() <= CLOSING_WINDOW_DAYS) await closeMonth(jobQueue, previousCycleOf(today));
   }
 }
 
-/** The usage import and its schedule run with the server on the app's job queue. */
+/** The usage import, the monthly billing and their schedule run with the server on the app's job queue. */
 export async function billingJobs(app: FastifyInstance) {
   app.jobQueue.addWorkers(
     new BillingWorkers({
       db: app.database.db,
+      productName: app.config.productName,
       regions: app.regions,
       jobQueue: app.jobQueue,
       now: () => new Date(),

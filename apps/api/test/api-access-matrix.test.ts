@@ -4,7 +4,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
+import { billingService } from '../src/modules/billing/billing.service.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
+import { newApplicationWithUsage } from './billing-fixtures.ts';
 import {
   STRONG_PASSWORD,
   invitationCodeFromMail,
@@ -58,6 +60,7 @@ const HOLDERS = {
   EDIT_APPLICATION: ['portal.super-admin', 'portal.admin', 'portal.moderator', 'portal.developer'],
   CREATE_APPLICATION: ['portal.super-admin', 'portal.admin', 'portal.developer'],
   VIEW_BILLING: ['portal.super-admin'],
+  VIEW_PLAN_DETAIL: ['portal.super-admin', 'portal.admin'],
   VIEW_MEMBER: ['portal.super-admin', 'portal.admin', 'portal.moderator'],
   MANAGE_MEMBER: ['portal.super-admin', 'portal.admin'],
   NOBODY: [],
@@ -106,6 +109,8 @@ let inScope: Application;
 const activePool: Application[] = [];
 const deactivatedPool: Application[] = [];
 let targetMember: Person;
+/** The owner's organisation's invoice of March 2025 (MAU-based), by its padded id. */
+let invoiceId = '';
 let pendingInvitationId = '';
 let verifiableCode = '';
 let emailCounter = 0;
@@ -152,12 +157,23 @@ beforeAll(async () => {
     organizationId: string;
     memberId: string;
   };
-  // Room for every application and member the cases create.
+  // Room for every application and member the cases create, and a balance that pays the invoice
+  // billed below, so the account stays active.
   await t.database.db
     .update(schema.organization)
-    .set({ applicationLimit: 200, memberLimit: 200 })
+    .set({ applicationLimit: 200, memberLimit: 200, balanceCents: 100_000 })
     .where(eq(schema.organization.id, me.organizationId));
   people['super-admin'] = { cookie: ownerCookie, memberId: me.memberId, email: ownerEmail };
+  await newApplicationWithUsage(t.database.db, me.organizationId, {
+    plan: 'basic',
+    billingCycle: '2025-03',
+    mau: 500,
+  });
+  const run = await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
+    cycle: '2025-03',
+    organizationId: me.organizationId,
+  });
+  invoiceId = String(run.billed[0]!.transactionId).padStart(9, '0');
 
   target = await createApplication('Target');
   inScope = await createApplication('In scope');
@@ -225,6 +241,36 @@ const ROWS: Record<string, Row> = {
   // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
   'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
+  // Plan and licence usage: each organisation its own.
+  'GET /api/v1/accounts/usages': {
+    expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/usages'),
+  },
+  'GET /api/v1/accounts/contracts': {
+    expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/contracts'),
+  },
+
+  'GET /api/v1/transactions/': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('GET', '/api/v1/transactions?page=1&sortBy=firstCreated'),
+  },
+  'POST /api/v1/transactions/search': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('POST', '/api/v1/transactions/search', () => ({ term: invoiceId })),
+  },
+  'GET /api/v1/transactions/{id}': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/transactions/${invoiceId}`),
+  },
+  'GET /api/v1/transactions/{id}/details/{invoiceType}': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/transactions/${invoiceId}/details/mau_based`),
+  },
+  'GET /api/v1/transactions/{id}/payment-summary': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/transactions/${invoiceId}/payment-summary`),
+  },
 
   'GET /api/v1/applications/': {
     expected: permission(HOLDERS.VIEW_APPLICATION, OK, OK),

@@ -44,6 +44,26 @@ export async function newApplicationWithUsage(
   return id;
 }
 
+/**
+ * `count` paid transactions of type other, one a day from 1 January 2025, so each sort has one
+ * order; answers their ids, oldest first.
+ */
+export async function newDailyTransactions(db: Db, organizationId: string, count: number): Promise<number[]> {
+  const rows = await db
+    .insert(schema.ledgerTransaction)
+    .values(
+      Array.from({ length: count }, (_, index) => ({
+        organizationId,
+        type: 'other' as const,
+        status: 'paid' as const,
+        amountCents: 100 + index,
+        createdAt: new Date(Date.UTC(2025, 0, 1 + index)),
+      })),
+    )
+    .returning({ id: schema.ledgerTransaction.id });
+  return rows.map((row) => row.id);
+}
+
 export async function organizationRow(db: Db, organizationId: string) {
   const [row] = await db.select().from(schema.organization).where(eq(schema.organization.id, organizationId));
   if (!row) throw new Error(`no organisation ${organizationId}`);

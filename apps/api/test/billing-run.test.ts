@@ -8,6 +8,7 @@ import {
   balanceMovements,
   countServiceCharges,
   newApplicationWithUsage,
+  newDailyTransactions,
   newOrganization,
   organizationRow,
   sessionUserOf,
@@ -336,19 +337,7 @@ describe('the transaction list', () => {
   beforeAll(async () => {
     const organization = await ownedOrganization('billing-list.example.com');
     owner = organization.owner;
-    const rows = await t.database.db
-      .insert(schema.ledgerTransaction)
-      .values(
-        Array.from({ length: 33 }, (_, index) => ({
-          organizationId: organization.id,
-          type: 'other' as const,
-          status: 'paid' as const,
-          amountCents: 100 + index,
-          createdAt: new Date(Date.UTC(2025, 0, 1 + index)),
-        })),
-      )
-      .returning({ id: schema.ledgerTransaction.id });
-    ids = rows.map((row) => row.id);
+    ids = await newDailyTransactions(t.database.db, organization.id, 33);
   });
 
   it('answers 30 a page with the total, newest or oldest first', async () => {

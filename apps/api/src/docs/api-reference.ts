@@ -36,6 +36,10 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Account',
     description: "The signed-in user's account: organisation setup and billing details.",
   },
+  transactions: {
+    name: 'Transactions',
+    description: "The organisation's transactions, their invoices and payment summaries.",
+  },
   applications: { name: 'Applications', description: 'Applications and their provisioning in a region.' },
   members: { name: 'Members', description: "The organisation's members." },
   roles: { name: 'Roles', description: 'The role vocabulary.' },

@@ -13,6 +13,16 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',
   'GET /api/v1/accounts/freecredits': 'Free credit granted for each top-up amount',
+  'GET /api/v1/accounts/usages': "The organisation's monthly active users this month",
+  'GET /api/v1/accounts/contracts': "The organisation's contract: type, licensed MAU, support plan",
+
+  'GET /api/v1/transactions/': "A page of 30 of the organisation's transactions, newest or oldest first",
+  'POST /api/v1/transactions/search': 'Transactions whose padded id starts with the term (autocomplete)',
+  'GET /api/v1/transactions/{id}': 'One transaction',
+  'GET /api/v1/transactions/{id}/details/{invoiceType}':
+    "A transaction's invoice lines, in its invoice type's shape",
+  'GET /api/v1/transactions/{id}/payment-summary':
+    "What a transaction's invoice comes to, what is paid and due",
 
   'GET /api/v1/applications/': 'Applications the caller may see',
   'POST /api/v1/applications/': 'Create an application in a region',

@@ -4,10 +4,24 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
-import { billMonth, closeMonth, importUsage } from '../src/modules/billing/billing.jobs.ts';
+import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
+import {
+  GRACE_DAYS,
+  billMonth,
+  closeMonth,
+  deactivateApplicationsOfInactiveAccount,
+  importUsage,
+  inactivateAccountsWithOverdueInvoices,
+  reactivateAccountWhenSettled,
+} from '../src/modules/billing/billing.jobs.ts';
 import { RegionClient } from '../src/regions/region-client.ts';
-import { countServiceCharges, newApplicationWithUsage, newOrganization } from './billing-fixtures.ts';
-import { TEST_ORIGIN, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+import {
+  countServiceCharges,
+  newApplicationWithUsage,
+  newOrganization,
+  organizationRow,
+} from './billing-fixtures.ts';
+import { TEST_ORIGIN, jsonRequest, mailsTo, setUpOrganization, useTestApp } from './helper.ts';
 
 // The billing jobs against the project's regional platform emulator over real HTTP: its MAU come
 // from SDK sessions, as `npm run sdk -- ping` makes them.
@@ -146,7 +160,7 @@ describe('monthly billing', () => {
     const db = t.database.db;
     const organizationId = await newOrganization(db, { balanceCents: 10_000 });
     await newApplicationWithUsage(db, organizationId, { plan: 'basic', billingCycle: '2025-03', mau: 100 });
-    const deps = { db, productName: 'Social', now: () => new Date() };
+    const deps = { db, productName: 'Social', jobQueue: t.app.jobQueue, now: () => new Date() };
 
     const first = await billMonth(deps, '2025-03');
     const second = await billMonth(deps, '2025-03');
@@ -171,5 +185,166 @@ describe('monthly billing', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await countServiceCharges(db, organizationId, '2025-04')).toBe(1);
+  });
+});
+
+const DAY_MS = 86_400_000;
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function applicationStates(organizationId: string) {
+  const rows = await t.database.db
+    .select({ name: schema.application.name, state: schema.application.state })
+    .from(schema.application)
+    .where(eq(schema.application.organizationId, organizationId))
+    .orderBy(schema.application.name);
+  return rows.map((row) => `${row.name}: ${row.state}`);
+}
+
+async function networkStatus(region: RegionKey, applicationId: string) {
+  return (await store.networkByApplication(region, applicationId))?.status;
+}
+
+describe('an account left with money due', () => {
+  const owner = 'owner@inactive-jobs.example.com';
+  let organizationId: string;
+  let singapore: string;
+  let europe: string;
+  let transactionId: number;
+  const accountDeps = () => ({
+    db: t.database.db,
+    regions: t.app.regions,
+    jobQueue: t.app.jobQueue,
+    mailer: t.app.mailer,
+    portalName: 'Social Developer Portal',
+    publicUrl: TEST_ORIGIN,
+    log: t.app.log,
+  });
+
+  beforeAll(async () => {
+    const cookie = await setUpOrganization(t.app, owner);
+    const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+    ({ organizationId } = me.json() as { organizationId: string });
+    singapore = await activeApplication(cookie, 'Due Singapore', 'SG');
+    europe = await activeApplication(cookie, 'Due Europe', 'EU');
+    // Both existed in May 2025, with users the balance of 0 cannot pay for.
+    await t.database.db
+      .update(schema.application)
+      .set({ createdAt: new Date('2025-01-01T00:00:00Z') })
+      .where(eq(schema.application.organizationId, organizationId));
+    for (const applicationId of [singapore, europe]) {
+      await recordApplicationUsage(t.database.db, organizationId, {
+        applicationId,
+        billingCycle: '2025-05',
+        mau: 100,
+        importedAt: new Date(),
+      });
+    }
+  });
+
+  it('becomes inactive when May is billed, and its super-admin is mailed once', async () => {
+    const deps = {
+      db: t.database.db,
+      productName: 'Social',
+      jobQueue: t.app.jobQueue,
+      now: () => new Date(),
+    };
+    const run = await billMonth(deps, '2025-05');
+    expect(run.becameInactive).toContain(organizationId);
+    transactionId = run.billed.find((billed) => billed.organizationId === organizationId)?.transactionId ?? 0;
+    await billMonth(deps, '2025-05');
+
+    const mails = await until(
+      'the inactive mail',
+      () => mailsTo(t.app, owner),
+      (list) => list.some((mail) => mail.subject.includes('inactive')),
+    );
+    const notices = mails.filter((mail) => mail.subject.includes('inactive'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).toContain(
+      'All applications will be deactivated within 30 days unless the due amount is paid.',
+    );
+    expect(notices[0]?.text).toContain('USD 18.00 of invoice INV-');
+    expect((await organizationRow(t.database.db, organizationId)).accountStatus).toBe('inactive');
+  });
+
+  it('keeps its applications for 30 days, then deactivates them in their regions', async () => {
+    const inactiveSince = Date.now();
+    const job = {
+      organizationId,
+      transactionId,
+      deactivateAt: new Date(inactiveSince + GRACE_DAYS * DAY_MS).toISOString(),
+    };
+    const early = { ...accountDeps(), now: () => new Date(inactiveSince + (GRACE_DAYS - 1) * DAY_MS) };
+    await expect(deactivateApplicationsOfInactiveAccount(early, job)).rejects.toThrow(/grace period/);
+    expect(await applicationStates(organizationId)).toEqual(['Due Europe: active', 'Due Singapore: active']);
+
+    const later = { ...accountDeps(), now: () => new Date(inactiveSince + GRACE_DAYS * DAY_MS) };
+    await deactivateApplicationsOfInactiveAccount(later, job);
+    expect(await applicationStates(organizationId)).toEqual([
+      'Due Europe: temporary_inactive',
+      'Due Singapore: temporary_inactive',
+    ]);
+    expect(await networkStatus('SG', singapore)).toBe('inactive');
+    expect(await networkStatus('EU', europe)).toBe('inactive');
+  });
+
+  it('is reactivated with its applications once nothing is due', async () => {
+    expect(await reactivateAccountWhenSettled(t.database.db, t.app.jobQueue, organizationId)).toBe(false);
+    await t.database.db
+      .update(schema.ledgerTransaction)
+      .set({ status: 'paid', paidAt: new Date() })
+      .where(eq(schema.ledgerTransaction.id, transactionId));
+
+    expect(await reactivateAccountWhenSettled(t.database.db, t.app.jobQueue, organizationId)).toBe(true);
+    expect((await organizationRow(t.database.db, organizationId)).accountStatus).toBe('active');
+    await until(
+      'the reactivation',
+      () => applicationStates(organizationId),
+      (states) => states.every((state) => state.endsWith(': active')),
+    );
+    expect(await networkStatus('SG', singapore)).toBe('active');
+    expect(await networkStatus('EU', europe)).toBe('active');
+  });
+
+  it('a flat-rate invoice open for 30 days makes the account inactive and mails its super-admin', async () => {
+    const flatRateOwner = 'owner@flat-rate-jobs.example.com';
+    const cookie = await setUpOrganization(t.app, flatRateOwner);
+    const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+    const flatRate = (me.json() as { organizationId: string }).organizationId;
+    await t.database.db
+      .update(schema.organization)
+      .set({ contractType: 'flat_rate', licenseMau: 1000, licenseFeeCents: 49_900 })
+      .where(eq(schema.organization.id, flatRate));
+    const deps = {
+      db: t.database.db,
+      productName: 'Social',
+      jobQueue: t.app.jobQueue,
+      now: () => new Date(),
+    };
+    await billMonth(deps, '2025-05');
+
+    const clock = { now: () => new Date(Date.now() + (GRACE_DAYS - 1) * DAY_MS) };
+    await inactivateAccountsWithOverdueInvoices({ ...deps, ...clock });
+    expect((await organizationRow(t.database.db, flatRate)).accountStatus).toBe('active');
+
+    const overdue = { now: () => new Date(Date.now() + GRACE_DAYS * DAY_MS + 1000) };
+    await inactivateAccountsWithOverdueInvoices({ ...deps, ...overdue });
+    await inactivateAccountsWithOverdueInvoices({ ...deps, ...overdue });
+    expect((await organizationRow(t.database.db, flatRate)).accountStatus).toBe('inactive');
+    const mails = await until(
+      'the inactive mail',
+      () => mailsTo(t.app, flatRateOwner),
+      (list) => list.some((mail) => mail.subject.includes('inactive')),
+    );
+    expect(mails.filter((mail) => mail.subject.includes('inactive'))).toHaveLength(1);
   });
 });

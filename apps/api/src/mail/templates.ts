@@ -80,5 +80,37 @@ export function invitationMail(input: InvitationMailInput): OutgoingMail {
 <p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Accept the invitation</a></p>
 <p style="color:#495057;font-size:13px">${escapeHtml(expiry)}</p>
 </body></html>`;
-  return { to: input.to, subject: `You are invited to join ${organizationName} on the ${portalName}`, text, html };
+  return {
+    to: input.to,
+    subject: `You are invited to join ${organizationName} on the ${portalName}`,
+    text,
+    html,
+  };
+}
+
+export interface AccountInactiveMailInput {
+  to: string;
+  portalName: string;
+  organizationName: string;
+  invoiceNumber: string;
+  /** The amount still due, formatted (`USD 65.00`). */
+  dueAmount: string;
+  link: string;
+  deactivationDays: number;
+}
+
+/** To a super-admin when an amount left due makes the account inactive. */
+export function accountInactiveMail(input: AccountInactiveMailInput): OutgoingMail {
+  const { portalName, organizationName, invoiceNumber, dueAmount, link, deactivationDays } = input;
+  const intro = `The ${organizationName} account on the ${portalName} is inactive: ${dueAmount} of invoice ${invoiceNumber} is due.`;
+  const warning = `All applications will be deactivated within ${deactivationDays} days unless the due amount is paid.`;
+  const text = [portalName, '', intro, '', warning, '', `Sign in to pay it: ${link}`].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p><strong>${escapeHtml(warning)}</strong></p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Sign in to pay it</a></p>
+</body></html>`;
+  return { to: input.to, subject: `Your ${portalName} account is inactive`, text, html };
 }

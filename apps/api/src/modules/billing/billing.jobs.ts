@@ -1,14 +1,39 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RegionKey } from '@portal/contracts';
+import { portalName } from '../../auth/auth.ts';
 import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { accountInactiveMail } from '../../mail/templates.ts';
 import type { JobQueue, JobWorkers } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
-import { listApplicationsWithNetwork, recordApplicationUsage } from './billing.repository.ts';
-import { billingService } from './billing.service.ts';
+import { updateApplicationInState } from '../applications/applications.repository.ts';
+import { formatUsd } from './billing-rules.ts';
+import {
+  findAccount,
+  findCreditAmount,
+  findTransaction,
+  hasOpenCharges,
+  listApplicationsInState,
+  listApplicationsWithNetwork,
+  listOverdueFlatRateInvoices,
+  listSuperAdminEmails,
+  markAccountActive,
+  markAccountInactive,
+  recordApplicationUsage,
+} from './billing.repository.ts';
+import { billingService, invoiceNumber } from './billing.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
+const ACCOUNT_INACTIVE_QUEUE = 'account-inactive';
+const DEACTIVATE_APPLICATIONS_QUEUE = 'deactivate-applications';
+const REACTIVATE_APPLICATIONS_QUEUE = 'reactivate-applications';
+/** Region calls for each application of one organisation, and the mail. */
+const ACCOUNT_JOB_EXPIRY_SECONDS = 10 * 60;
+/** How long an inactive account keeps its applications running, and how long a flat-rate invoice may stay open. */
+export const GRACE_DAYS = 30;
+const DAY_MS = 86_400_000;
 /** Regions answer within the client's 10 s time-out each, called side by side; the rest is database writes. */
 const IMPORT_EXPIRY_SECONDS = 5 * 60;
 /** A run over every organisation (about a minute for 10,000 on PostgreSQL), with room to spare. */
@@ -30,9 +55,28 @@ interface BillMonthJob {
   cycle: string;
 }
 
+/** An account made inactive by the transaction left due. */
+interface AccountInactiveJob {
+  organizationId: string;
+  transactionId: number;
+}
+
+interface DeactivateApplicationsJob extends AccountInactiveJob {
+  /** ISO time: the end of the grace period. */
+  deactivateAt: string;
+}
+
+interface ReactivateApplicationsJob {
+  organizationId: string;
+}
+
 export interface BillingJobsDeps {
   db: Db;
   productName: string;
+  mailer: Mailer;
+  /** The portal's name and address, for the mail. */
+  portalName: string;
+  publicUrl: string;
   regions: RegionClient;
   jobQueue: JobQueue;
   /** The clock of the schedule and the jobs; tests move it. */
@@ -106,13 +150,173 @@ export async function importUsage(
  * Bills a closed month (billingService's run: each organisation once, however often this runs).
  * Organisations that could not be billed make the job throw, so the retry bills them.
  */
-export async function billMonth(deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'now'>, cycle: string) {
+export async function billMonth(
+  deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'jobQueue' | 'now'>,
+  cycle: string,
+) {
   const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
+  for (const organizationId of run.becameInactive) {
+    const billed = run.billed.find((organization) => organization.organizationId === organizationId);
+    if (billed) await accountBecameInactive(deps.jobQueue, organizationId, billed.transactionId);
+  }
   if (run.failed.length > 0) {
     const failures = run.failed.map((failure) => `${failure.organizationId}: ${failure.error}`);
     throw new Error(`${run.failed.length} organisations not billed for ${cycle}: ${failures.join('; ')}`);
   }
   return run;
+}
+
+/**
+ * Sends the notice of an account made inactive by a transaction left due: the mail to its
+ * super-admins and the deactivation of its applications after the grace period. The job id comes
+ * from the account and the transaction, so sending it again for the same debt is a no-op.
+ */
+export async function accountBecameInactive(
+  jobQueue: JobQueue,
+  organizationId: string,
+  transactionId: number,
+) {
+  const job: AccountInactiveJob = { organizationId, transactionId };
+  await jobQueue.send(ACCOUNT_INACTIVE_QUEUE, job, {
+    id: jobIdOf('account-inactive', organizationId, String(transactionId)),
+  });
+}
+
+type AccountJobDeps = Pick<
+  BillingJobsDeps,
+  'db' | 'regions' | 'jobQueue' | 'mailer' | 'portalName' | 'publicUrl' | 'now' | 'log'
+>;
+
+/** Whether the account is still inactive because of this transaction (unpaid). */
+async function stillInactiveFor(db: Db, { organizationId, transactionId }: AccountInactiveJob) {
+  const account = await findAccount(db, organizationId);
+  const transaction = await findTransaction(db, organizationId, transactionId);
+  return account?.accountStatus === 'inactive' && transaction?.status === 'open'
+    ? { account, transaction }
+    : undefined;
+}
+
+/**
+ * The inactive account's notice: the deactivation scheduled first (a retry sends it again as the
+ * same job), then the mail to each super-admin, last so that only a failed delivery is retried.
+ */
+export async function noticeInactiveAccount(deps: AccountJobDeps, job: AccountInactiveJob) {
+  const { db } = deps;
+  const inactive = await stillInactiveFor(db, job);
+  if (!inactive) return;
+  const deactivateAt = new Date(deps.now().getTime() + GRACE_DAYS * DAY_MS);
+  const deactivation: DeactivateApplicationsJob = { ...job, deactivateAt: deactivateAt.toISOString() };
+  await deps.jobQueue.send(DEACTIVATE_APPLICATIONS_QUEUE, deactivation, {
+    id: jobIdOf('deactivate-applications', job.organizationId, String(job.transactionId)),
+    startAfter: deactivateAt,
+  });
+  const { transaction } = inactive;
+  const creditCents = transaction.creditTransactionId
+    ? await findCreditAmount(db, job.organizationId, transaction.creditTransactionId)
+    : 0;
+  const dueCents = Math.max(0, transaction.amountCents - creditCents - transaction.paymentAmountCents);
+  for (const to of await listSuperAdminEmails(db, job.organizationId)) {
+    await deps.mailer.send(
+      accountInactiveMail({
+        to,
+        portalName: deps.portalName,
+        organizationName: inactive.account.name,
+        invoiceNumber: invoiceNumber(transaction.id),
+        dueAmount: `USD ${formatUsd(dueCents)}`,
+        link: deps.publicUrl,
+        deactivationDays: GRACE_DAYS,
+      }),
+    );
+  }
+}
+
+/**
+ * Calls the region for each application and then records its new state; one that fails leaves the
+ * others done, and the error is thrown at the end so the job retries the rest.
+ */
+async function changeEachApplication(
+  applications: Awaited<ReturnType<typeof listApplicationsInState>>,
+  change: (application: (typeof applications)[number], networkId: string) => Promise<void>,
+) {
+  const failures: string[] = [];
+  for (const application of applications) {
+    try {
+      if (application.networkId) await change(application, application.networkId);
+    } catch (error) {
+      failures.push(`${application.id}: ${(error as Error).message}`);
+    }
+  }
+  if (failures.length > 0) throw new Error(failures.join('; '));
+}
+
+/**
+ * At the end of the grace period, deactivates in their regions the active applications of an
+ * account still inactive for the same unpaid transaction. Done by the system, they are
+ * `temporary_inactive`, which reactivation undoes; applications members deactivated stay so.
+ */
+export async function deactivateApplicationsOfInactiveAccount(
+  deps: AccountJobDeps,
+  job: DeactivateApplicationsJob,
+) {
+  const { db, regions } = deps;
+  const now = deps.now();
+  if (now < new Date(job.deactivateAt)) throw new Error(`the grace period ends at ${job.deactivateAt}`);
+  if (!(await stillInactiveFor(db, job))) return;
+  const { organizationId } = job;
+  await changeEachApplication(
+    await listApplicationsInState(db, organizationId, 'active'),
+    async (application, networkId) => {
+      await regions.deactivateNetwork(application.region, networkId);
+      await updateApplicationInState(db, organizationId, application.id, 'active', {
+        state: 'temporary_inactive',
+        deactivatedAt: now,
+      });
+    },
+  );
+  deps.log.info({ organizationId }, 'applications of an inactive account deactivated');
+}
+
+/** Reactivates in their regions the applications the system deactivated, while the account is active. */
+export async function reactivateApplicationsOfAccount(deps: AccountJobDeps, job: ReactivateApplicationsJob) {
+  const { db, regions } = deps;
+  const { organizationId } = job;
+  if ((await findAccount(db, organizationId))?.accountStatus !== 'active') return;
+  const suspended = await listApplicationsInState(db, organizationId, 'temporary_inactive');
+  await changeEachApplication(suspended, async (application, networkId) => {
+    await regions.reactivateNetwork(application.region, networkId);
+    await updateApplicationInState(db, organizationId, application.id, 'temporary_inactive', {
+      state: 'active',
+      deactivatedAt: null,
+    });
+  });
+}
+
+/**
+ * Once nothing is due, sets the inactive account active and reactivates its applications at once
+ * through a job; false while a charge is still open. For the payment that settles the due amount.
+ */
+export async function reactivateAccountWhenSettled(
+  db: Db,
+  jobQueue: JobQueue,
+  organizationId: string,
+): Promise<boolean> {
+  if (await hasOpenCharges(db, organizationId)) return false;
+  if (!(await markAccountActive(db, organizationId))) return false;
+  const job: ReactivateApplicationsJob = { organizationId };
+  await jobQueue.send(REACTIVATE_APPLICATIONS_QUEUE, job, { id: crypto.randomUUID() });
+  return true;
+}
+
+/** Flat-rate invoices open for the grace period make their accounts inactive, with the same notice. */
+export async function inactivateAccountsWithOverdueInvoices(
+  deps: Pick<BillingJobsDeps, 'db' | 'jobQueue' | 'now'>,
+) {
+  const issuedBefore = new Date(deps.now().getTime() - GRACE_DAYS * DAY_MS);
+  for (const overdue of await listOverdueFlatRateInvoices(deps.db, issuedBefore)) {
+    if (await markAccountInactive(deps.db, overdue.organizationId)) {
+      await accountBecameInactive(deps.jobQueue, overdue.organizationId, overdue.transactionId);
+    }
+  }
 }
 
 /**
@@ -144,6 +348,9 @@ class BillingWorkers implements JobWorkers {
     for (const [name, expireInSeconds] of [
       [IMPORT_USAGE_QUEUE, IMPORT_EXPIRY_SECONDS],
       [BILL_MONTH_QUEUE, BILLING_EXPIRY_SECONDS],
+      [ACCOUNT_INACTIVE_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
+      [DEACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
+      [REACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
     ] as const) {
       const queue = {
         name,
@@ -171,6 +378,15 @@ class BillingWorkers implements JobWorkers {
         'month billed',
       );
     });
+    await deps.jobQueue.work<AccountInactiveJob>(ACCOUNT_INACTIVE_QUEUE, {}, async ([job]) => {
+      if (job) await noticeInactiveAccount(deps, job.data);
+    });
+    await deps.jobQueue.work<DeactivateApplicationsJob>(DEACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
+      if (job) await deactivateApplicationsOfInactiveAccount(deps, job.data);
+    });
+    await deps.jobQueue.work<ReactivateApplicationsJob>(REACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
+      if (job) await reactivateApplicationsOfAccount(deps, job.data);
+    });
     if (deps.scheduleSeconds === 0) return;
     await this.sendDueJobs();
     this.schedule = setInterval(() => {
@@ -185,7 +401,10 @@ class BillingWorkers implements JobWorkers {
     clearInterval(this.schedule);
   }
 
-  /** The day's import of the current month, and in a month's first days the closing of the month before. */
+  /**
+   * The day's import of the current month, in a month's first days the closing of the month
+   * before, and the accounts whose flat-rate invoice is overdue.
+   */
   private async sendDueJobs() {
     const { jobQueue, now } = this.deps;
     const today = now();
@@ -197,15 +416,22 @@ class BillingWorkers implements JobWorkers {
       jobIdOf('import-usage', today.toISOString().slice(0, 10)),
     );
     if (today.getUTCDate() <= CLOSING_WINDOW_DAYS) await closeMonth(jobQueue, previousCycleOf(today));
+    await inactivateAccountsWithOverdueInvoices(this.deps);
   }
 }
 
-/** The usage import, the monthly billing and their schedule run with the server on the app's job queue. */
+/**
+ * The usage import, the monthly billing, the inactive accounts' notice, deactivation and
+ * reactivation, and their schedule run with the server on the app's job queue.
+ */
 export async function billingJobs(app: FastifyInstance) {
   app.jobQueue.addWorkers(
     new BillingWorkers({
       db: app.database.db,
       productName: app.config.productName,
+      mailer: app.mailer,
+      portalName: portalName(app.config),
+      publicUrl: app.config.publicUrl,
       regions: app.regions,
       jobQueue: app.jobQueue,
       now: () => new Date(),

@@ -1,5 +1,12 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, like, lt, max, or, sql, sum } from 'drizzle-orm';
-import type { ContractType, InvoiceType, TransactionSort, TransactionStatus } from '@portal/contracts';
+import {
+  SUPER_ADMIN_ROLE,
+  type ApplicationState,
+  type ContractType,
+  type InvoiceType,
+  type TransactionSort,
+  type TransactionStatus,
+} from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -354,4 +361,126 @@ export async function listApplicationsWithNetwork(executor: Executor) {
     .from(application)
     .where(isNotNull(application.networkId))
     .orderBy(asc(application.id));
+}
+
+/** The organisation's name and account status. */
+export async function findAccount(executor: Executor, organizationId: string) {
+  const { organization } = schema;
+  const [row] = await executor
+    .select({ name: organization.name, accountStatus: organization.accountStatus })
+    .from(organization)
+    .where(eq(organization.id, organizationId));
+  return row;
+}
+
+/** The addresses of the organisation's super-admins, who are told when the account becomes inactive. */
+export async function listSuperAdminEmails(executor: Executor, organizationId: string): Promise<string[]> {
+  const { member, user } = schema;
+  const rows = await executor
+    .select({ email: user.email })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(and(eq(member.organizationId, organizationId), eq(member.roleId, SUPER_ADMIN_ROLE)))
+    .orderBy(asc(user.email));
+  return rows.map((row) => row.email);
+}
+
+/** Whether the organisation still owes money: a service charge not (fully) paid. */
+export async function hasOpenCharges(executor: Executor, organizationId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        ofOrganization(organizationId),
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.status, 'open'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Flat-rate invoices still open that were issued before `issuedBefore`, oldest first. */
+export async function listOverdueFlatRateInvoices(executor: Executor, issuedBefore: Date) {
+  return executor
+    .select({ organizationId: transactions.organizationId, transactionId: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.invoiceType, 'component_based'),
+        eq(transactions.status, 'open'),
+        lt(transactions.createdAt, issuedBefore),
+      ),
+    )
+    .orderBy(asc(transactions.createdAt));
+}
+
+/** Sets an inactive account active; true when it was inactive until now. */
+export async function markAccountActive(executor: Executor, organizationId: string): Promise<boolean> {
+  const { organization } = schema;
+  const rows = await executor
+    .update(organization)
+    .set({ accountStatus: 'active', updatedAt: new Date() })
+    .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'inactive')))
+    .returning({ id: organization.id });
+  return rows.length > 0;
+}
+
+/** The organisation's applications in a state that have a network in their region. */
+export async function listApplicationsInState(
+  executor: Executor,
+  organizationId: string,
+  state: ApplicationState,
+) {
+  const { application } = schema;
+  return executor
+    .select({ id: application.id, region: application.region, networkId: application.networkId })
+    .from(application)
+    .where(
+      and(
+        eq(application.organizationId, organizationId),
+        eq(application.state, state),
+        isNotNull(application.networkId),
+      ),
+    )
+    .orderBy(asc(application.id));
+}
+
+/**
+ * The organisation a transaction belongs to. Only a signed invoice link reads a transaction without
+ * knowing its organisation: its signature, given to a member allowed to see the invoice, is the
+ * credential, and every read after this one is scoped by the organisation found.
+ */
+export async function findTransactionOrganizationId(
+  executor: Executor,
+  transactionId: number,
+): Promise<string | undefined> {
+  const [row] = await executor
+    .select({ organizationId: transactions.organizationId })
+    .from(transactions)
+    .where(eq(transactions.id, transactionId))
+    .limit(1);
+  return row?.organizationId;
+}
+
+/** The organisation's name and billing details, as its invoices show them. */
+export async function findBillingDetails(executor: Executor, organizationId: string) {
+  const { organization } = schema;
+  const [row] = await executor
+    .select({
+      name: organization.name,
+      billingName: organization.billingName,
+      billingAddress: organization.billingAddress,
+      billingAddress2: organization.billingAddress2,
+      billingCity: organization.billingCity,
+      billingZipCode: organization.billingZipCode,
+      billingState: organization.billingState,
+      billingCountry: organization.billingCountry,
+      vatNumber: organization.vatNumber,
+    })
+    .from(organization)
+    .where(eq(organization.id, organizationId));
+  return row;
 }

@@ -8,10 +8,10 @@ import { useSignedInAccount } from '../../../lib/account';
 import { useCancelInvitation } from '../api/cancel-invitation';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useRoleName } from '../api/list-roles';
-import { ApplicationAccessCell } from './application-access-cell';
+import { RoleAndAccessCells } from './role-and-access-cells';
 import { RowAction } from './row-action';
 import { LabelledCell, StackingTable } from './stacking-table';
-import { useConfirmedRemoval } from './use-confirmed-removal';
+import { useConfirmedRemoval } from './use-confirmed-change';
 import { errorText } from '../../../lib/api-error';
 
 /** §2 Invited members tab: open invitations, resent or cancelled by those who may invite. */
@@ -58,12 +58,7 @@ export function InvitationsTable({ invitations }: { invitations: readonly Invita
             <LabelledCell>
               <Text size="sm">{invitation.email}</Text>
             </LabelledCell>
-            <LabelledCell label={t('members.column.role')}>
-              <Text size="sm">{invitation.roles.map((role) => roleName(role.id)).join(', ')}</Text>
-            </LabelledCell>
-            <LabelledCell label={t('members.column.access')}>
-              <ApplicationAccessCell scopes={invitation.applicationScopes} />
-            </LabelledCell>
+            <RoleAndAccessCells row={invitation} roleName={roleName} />
             <LabelledCell label={t('members.column.sent')}>
               <Text size="sm">{formatDate(invitation.createdAt)}</Text>
             </LabelledCell>

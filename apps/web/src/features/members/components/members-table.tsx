@@ -8,12 +8,12 @@ import { editProfileState, useSignedInAccount } from '../../../lib/account';
 import { useDeleteMember } from '../api/delete-member';
 import { useRoleName } from '../api/list-roles';
 import { memberRowActions, sortMembersByName, type SortDirection, viewerOf } from '../member-rules';
-import { ApplicationAccessCell } from './application-access-cell';
+import { RoleAndAccessCells } from './role-and-access-cells';
 import { LastLogin } from './last-login';
 import { MemberBadges } from './member-badges';
 import { RowAction } from './row-action';
 import { LabelledCell, StackingTable } from './stacking-table';
-import { useConfirmedRemoval } from './use-confirmed-removal';
+import { useConfirmedRemoval } from './use-confirmed-change';
 
 /** §2 Members tab: sorted by display name (ascending first), with each row's allowed actions. */
 export function MembersTable({ members }: { members: readonly Member[] }) {
@@ -73,12 +73,7 @@ export function MembersTable({ members }: { members: readonly Member[] }) {
                   </Text>
                 </Stack>
               </LabelledCell>
-              <LabelledCell label={t('members.column.role')}>
-                <Text size="sm">{member.roles.map((role) => roleName(role.id)).join(', ')}</Text>
-              </LabelledCell>
-              <LabelledCell label={t('members.column.access')}>
-                <ApplicationAccessCell scopes={member.applicationScopes} />
-              </LabelledCell>
+              <RoleAndAccessCells row={member} roleName={roleName} />
               <LabelledCell label={t('members.column.lastLogin')}>
                 <LastLogin lastLogin={member.lastLogin} />
               </LabelledCell>

@@ -15,8 +15,8 @@ import {
   isStrongEnough,
   type ChangePasswordForm as ChangePasswordValues,
 } from '../member-forms';
-import { ConfirmDialog } from './confirm-dialog';
 import { StrongPasswordInput } from './strong-password-input';
+import { useConfirmedChange } from './use-confirmed-change';
 
 const INVALID_PASSWORD: ErrorCode = 'INVALID_PASSWORD';
 const EMPTY: ChangePasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -24,8 +24,6 @@ const EMPTY: ChangePasswordValues = { currentPassword: '', newPassword: '', conf
 /** §2 change-password tab: only ever for one's own member. */
 export function ChangePasswordForm({ memberId }: { memberId: string }) {
   const { t } = useTranslation();
-  const change = useChangePassword(memberId);
-  const [pending, setPending] = useState<ChangePasswordValues | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -37,6 +35,23 @@ export function ChangePasswordForm({ memberId }: { memberId: string }) {
   } = useForm({ resolver: zodResolver(ChangePasswordFormSchema), defaultValues: EMPTY, mode: 'onTouched' });
   const newPassword = watch('newPassword');
   const score = usePasswordScore(newPassword);
+  const confirmation = useConfirmedChange({
+    mutation: useChangePassword(memberId),
+    variables: (values: ChangePasswordValues) => values,
+    title: t('members.password.confirmTitle'),
+    question: () => t('members.password.confirmText'),
+    onSuccess: () => {
+      showToast({ color: 'green', message: t('members.password.changed') });
+      reset(EMPTY);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === INVALID_PASSWORD) {
+        setError('currentPassword', { message: 'errors.invalidPassword' }, { shouldFocus: true });
+      } else {
+        setFailure(submitErrorText(error));
+      }
+    },
+  });
 
   const onSubmit = handleSubmit((values) => {
     setFailure(null);
@@ -44,26 +59,8 @@ export function ChangePasswordForm({ memberId }: { memberId: string }) {
       setError('newPassword', { message: 'password.strongRequired' });
       return;
     }
-    setPending(values);
+    confirmation.ask(values);
   });
-
-  const onConfirm = () => {
-    if (!pending) return;
-    change.mutate(pending, {
-      onSuccess: () => {
-        showToast({ color: 'green', message: t('members.password.changed') });
-        reset(EMPTY);
-      },
-      onError: (error) => {
-        if (error instanceof ApiError && error.code === INVALID_PASSWORD) {
-          setError('currentPassword', { message: 'errors.invalidPassword' }, { shouldFocus: true });
-        } else {
-          setFailure(submitErrorText(error));
-        }
-      },
-      onSettled: () => setPending(null),
-    });
-  };
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -94,15 +91,7 @@ export function ChangePasswordForm({ memberId }: { memberId: string }) {
           <Button type="submit">{t('members.password.submit')}</Button>
         </Group>
       </Stack>
-      <ConfirmDialog
-        opened={pending !== null}
-        title={t('members.password.confirmTitle')}
-        confirming={change.isPending}
-        onConfirm={onConfirm}
-        onClose={() => setPending(null)}
-      >
-        {t('members.password.confirmText')}
-      </ConfirmDialog>
+      {confirmation.dialog}
     </form>
   );
 }

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { showToast } from '../../../lib/toasts';
 import { assignableRoles, type Member, type RoleId, type UpdateMemberRequest } from '@portal/contracts';
-import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from '../../../lib/i18n';
 import { StatusAlert } from '../../../components/status-alert';
@@ -11,8 +10,8 @@ import { fieldError } from '../../../lib/form-errors';
 import { useUpdateMember } from '../api/update-member';
 import { MemberProfileFormSchema, type MemberProfileForm } from '../member-forms';
 import { applicationScopesFor, memberChangeErrorText } from '../member-rules';
-import { ConfirmDialog } from './confirm-dialog';
 import { RoleAndAccessFields } from './role-and-access-fields';
+import { useConfirmedChange } from './use-confirmed-change';
 
 function formValues(member: Member): MemberProfileForm {
   return {
@@ -29,7 +28,6 @@ export function MemberProfileForm({ member }: { member: Member }) {
   const account = useSignedInAccount();
   const self = member.id === account.memberId;
   const update = useUpdateMember(member.id);
-  const [pending, setPending] = useState<UpdateMemberRequest | null>(null);
   const form = useForm({
     resolver: zodResolver(MemberProfileFormSchema),
     defaultValues: formValues(member),
@@ -41,6 +39,19 @@ export function MemberProfileForm({ member }: { member: Member }) {
     reset,
     formState: { errors, isDirty },
   } = form;
+  const confirmation = useConfirmedChange({
+    mutation: update,
+    variables: (request: UpdateMemberRequest) => request,
+    title: t('members.profile.confirmTitle'),
+    question: () =>
+      self
+        ? t('members.profile.confirmSelf')
+        : t('members.profile.confirmMember', { name: member.displayName }),
+    onSuccess: (saved) => {
+      showToast({ color: 'green', message: t('members.profile.saved') });
+      reset(formValues(saved));
+    },
+  });
 
   const currentRoles = member.roles.map((role) => role.id);
   // The member's current role stays listed so the select can show it even if the viewer may not grant it.
@@ -51,7 +62,7 @@ export function MemberProfileForm({ member }: { member: Member }) {
   const onSubmit = handleSubmit(({ displayName, roleId: chosenRole, access, applicationIds }) => {
     update.reset();
     // Editing oneself changes the display name only (§5).
-    setPending(
+    confirmation.ask(
       self
         ? { displayName }
         : {
@@ -61,17 +72,6 @@ export function MemberProfileForm({ member }: { member: Member }) {
           },
     );
   });
-
-  const onConfirm = () => {
-    if (!pending) return;
-    update.mutate(pending, {
-      onSuccess: (saved) => {
-        showToast({ color: 'green', message: t('members.profile.saved') });
-        reset(formValues(saved));
-      },
-      onSettled: () => setPending(null),
-    });
-  };
 
   return (
     <FormProvider {...form}>
@@ -96,17 +96,7 @@ export function MemberProfileForm({ member }: { member: Member }) {
             </Button>
           </Group>
         </Stack>
-        <ConfirmDialog
-          opened={pending !== null}
-          title={t('members.profile.confirmTitle')}
-          confirming={update.isPending}
-          onConfirm={onConfirm}
-          onClose={() => setPending(null)}
-        >
-          {self
-            ? t('members.profile.confirmSelf')
-            : t('members.profile.confirmMember', { name: member.displayName })}
-        </ConfirmDialog>
+        {confirmation.dialog}
       </form>
     </FormProvider>
   );

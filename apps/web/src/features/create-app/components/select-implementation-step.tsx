@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PLAN_PRICES_USD, REGION_KEYS, REGIONS, type RegionKey } from '@portal/contracts';
 import { IconMessages, IconUsersGroup, IconVideo, type Icon } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,11 +12,11 @@ import { APPLICATIONS_QUERY_KEY } from '../../../api/applications/list-applicati
 import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';
 import { createAndConnectApplication } from '../api/create-application';
 import { pingRegion } from '../../../lib/regions/region-api';
-import { wizardErrorMessage } from '../error-message';
 import { MODULES, planForModules, toggleModule, type Module } from '../plan';
 import { closestRegion } from '../../../lib/regions/region';
 import type { WizardState } from '../wizard-state';
 import { ProcessingOverlay } from './processing-overlay';
+import { StepError } from './step-parts';
 
 const MODULE_CARDS: Record<Module, { text: TranslationKey; icon: Icon }> = {
   product: { text: 'createApp.module.product.text', icon: IconUsersGroup },
@@ -123,11 +123,7 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
         </Group>
       </Radio.Group>
 
-      {create.isError && (
-        <Alert color="red" role="alert">
-          {wizardErrorMessage(create.error)}
-        </Alert>
-      )}
+      <StepError error={create.error} />
 
       <Group justify="flex-end">
         <Button

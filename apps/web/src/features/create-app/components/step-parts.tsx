@@ -1,5 +1,6 @@
-import { Button, Text, Title, type ButtonProps } from '@mantine/core';
+import { Alert, Button, Text, Title, type ButtonProps } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { wizardErrorMessage } from '../error-message';
 
 /** The title and lead text each step opens with. */
 export function StepHeading({ title, text }: { title: string; text: string }) {
@@ -21,5 +22,15 @@ export function ExternalLinkButton({ href, children, ...props }: ButtonProps & {
     <Button component="a" href={href} target="_blank" rel="noopener noreferrer" {...props}>
       {children}
     </Button>
+  );
+}
+
+/** A failed wizard call, in words (nothing while `error` is null). */
+export function StepError({ error }: { error: Error | null }) {
+  if (!error) return null;
+  return (
+    <Alert color="red" role="alert">
+      {wizardErrorMessage(error)}
+    </Alert>
   );
 }

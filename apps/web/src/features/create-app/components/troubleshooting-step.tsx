@@ -7,10 +7,9 @@ import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
-import { StepHeading } from './step-parts';
+import { StepError, StepHeading } from './step-parts';
 import { getFirstActivity } from '../../../lib/regions/region-api';
 import { sampleClientCommand, type ProductType } from '../code-samples';
-import { wizardErrorMessage } from '../error-message';
 import type { WizardState } from '../wizard-state';
 import { useApiKey } from '../api/get-api-key';
 import { SuccessModal } from './success-modal';
@@ -85,11 +84,7 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
           </Code>
         </Alert>
       )}
-      {check.isError && (
-        <Alert color="red" role="alert">
-          {wizardErrorMessage(check.error)}
-        </Alert>
-      )}
+      <StepError error={check.error} />
       <Group justify="space-between">
         <Button
           variant="default"

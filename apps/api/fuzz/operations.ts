@@ -44,7 +44,7 @@ function bodyOf(schema: z.ZodType): JsonSchema {
 /** The identity endpoints: listed below, with the bodies better-auth takes and sign-out anonymous only. */
 const IDENTITY_PREFIX = '/api/auth/';
 /** Pages for people under the API prefixes. */
-const HTML_PAGES = new Set(['/dev/mailbox/']);
+const HTML_PAGES = new Set(['/dev/mailbox/', '/api/v1/invoices/{id}.pdf']);
 
 function fromDocument(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths)

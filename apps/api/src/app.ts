@@ -17,7 +17,8 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
 import { billingJobs } from './modules/billing/billing.jobs.ts';
-import { planUsageRoutes, transactionsRoutes } from './modules/billing/billing.routes.ts';
+import { invoicesRoutes, planUsageRoutes, transactionsRoutes } from './modules/billing/billing.routes.ts';
+import { INVOICE_LINKS_PREFIX } from './modules/billing/invoice-links.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
@@ -113,6 +114,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(billingJobs);
   await app.register(transactionsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(planUsageRoutes, { prefix: '/api/v1/accounts' });
+  await app.register(invoicesRoutes, { prefix: INVOICE_LINKS_PREFIX });
   await app.register(membersRoutes, { prefix: '/api/v1/members' });
   await app.register(rolesRoutes, { prefix: '/api/v1/roles' });
   await app.register(invitationsRoutes, { prefix: '/api/v1/invitations' });

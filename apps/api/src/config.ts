@@ -22,6 +22,8 @@ const ConfigSchema = z
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     PRODUCT_NAME: z.string().min(1).default('Social'),
+    // The seller's postal address printed under the product name on invoices, lines separated by `|`.
+    SELLER_ADDRESS: z.string().default(''),
     DASHBOARD_URL: z.url().default('https://dashboard.example.com'),
     HELP_DEVELOPER_PORTAL_URL: z.url().default('https://developers.example.com'),
     HELP_DOCS_URL: z.url().default('https://docs.example.com'),
@@ -85,6 +87,8 @@ export interface Config {
   mailFrom: string;
   google: { clientId: string; clientSecret: string } | undefined;
   productName: string;
+  /** The seller's address on invoices, one entry a line; empty when unset. */
+  sellerAddressLines: string[];
   dashboardUrl: string;
   helpLinks: {
     developerPortal: string;
@@ -157,6 +161,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
     productName: e.PRODUCT_NAME,
+    sellerAddressLines: e.SELLER_ADDRESS.split('|')
+      .map((line) => line.trim())
+      .filter(Boolean),
     dashboardUrl: e.DASHBOARD_URL,
     helpLinks: {
       developerPortal: e.HELP_DEVELOPER_PORTAL_URL,

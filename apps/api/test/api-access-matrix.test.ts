@@ -271,6 +271,23 @@ const ROWS: Record<string, Row> = {
     expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
     prepare: call('GET', () => `/api/v1/transactions/${invoiceId}/payment-summary`),
   },
+  'GET /api/v1/transactions/{id}/report': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: call('GET', () => `/api/v1/transactions/${invoiceId}/report`),
+  },
+  // The signed link is the credential: whoever holds one the owner was given gets the PDF.
+  'GET /api/v1/invoices/{id}.pdf': {
+    expected: everyone(OK),
+    prepare: async () => {
+      const reportUrl = `/api/v1/transactions/${invoiceId}/report`;
+      const owner = people['super-admin'].cookie;
+      const report = (await json(await t.app.inject(jsonRequest('GET', reportUrl, undefined, owner)))) as {
+        signedUrl: string;
+      };
+      const url = new URL(report.signedUrl);
+      return { method: 'GET', url: `${url.pathname}${url.search}` };
+    },
+  },
 
   'GET /api/v1/applications/': {
     expected: permission(HOLDERS.VIEW_APPLICATION, OK, OK),

@@ -5,10 +5,16 @@ import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
 import {
+  INVOICE_LINK_LIFETIME_MS,
+  invoiceLinkKey,
+  invoiceLinks,
+} from '../src/modules/billing/invoice-links.ts';
+import {
   newApplicationWithUsage,
   newDailyTransactions,
   type OrganizationValues,
 } from './billing-fixtures.ts';
+import { inflateStreams, pdfText } from './pdf-text.ts';
 import { expectApiError, joinOrganization, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
 
 /*
@@ -289,5 +295,127 @@ describe('the transaction list', () => {
     });
     expectApiError(await get(`/api/v1/transactions/${ids[3]}/payment-summary`, listed.ownerCookie), 404);
     expectApiError(await get('/api/v1/transactions/not-a-number', listed.ownerCookie), 400);
+  });
+});
+
+describe('the invoice report', () => {
+  const reportOf = async (transactionId: string, cookie: string) => {
+    const response = await get(`/api/v1/transactions/${transactionId}/report`, cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    return new URL((response.json() as { signedUrl: string }).signedUrl);
+  };
+  /** The signed link as the browser opens it in a new tab: no cookie. */
+  const open = (url: URL) => t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+
+  it('answers a link on the portal that opens the PDF without a cookie', async () => {
+    const url = await reportOf(paygInvoice, payg.ownerCookie);
+    expect(url.origin).toBe(new URL(t.config.publicUrl).origin);
+    expect(url.pathname).toBe(`/api/v1/invoices/${paygInvoice}.pdf`);
+    const expires = Number(url.searchParams.get('expires')) * 1000;
+    expect(expires - Date.now()).toBeGreaterThan(INVOICE_LINK_LIFETIME_MS - 5000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(INVOICE_LINK_LIFETIME_MS + 1000);
+
+    const response = await open(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="INV-${paygInvoice}.pdf"`);
+    expect(response.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('prints the invoice number, both parties and the figures', async () => {
+    const link = invoiceLinks({ key: invoiceLinkKey(t.config.authSecret!), publicUrl: t.config.publicUrl });
+    const billing = billingService({
+      db: t.database.db,
+      productName: 'Social',
+      invoices: { links: link, sellerAddressLines: ['1 Harbour Front', '098632 Singapore'] },
+    });
+    const url = new URL(link.sign(Number(paygInvoice)));
+    const download = await billing.invoicePdf(paygInvoice, {
+      expires: url.searchParams.get('expires')!,
+      signature: url.searchParams.get('signature')!,
+    });
+    if ('refused' in download) throw new Error(`refused: ${download.refused}`);
+    expect(download.fileName).toBe(`INV-${paygInvoice}.pdf`);
+    const text = pdfText(inflateStreams(download.pdf));
+    for (const shown of [
+      `INV-${paygInvoice}`,
+      'Social',
+      '1 Harbour Front',
+      'Payg Ltd',
+      'Chat',
+      '125.00',
+      '75.00',
+    ]) {
+      expect(text).toContain(shown);
+    }
+  });
+
+  it('refuses a link whose signature or id was changed with a page saying so (403)', async () => {
+    const url = await reportOf(paygInvoice, payg.ownerCookie);
+    const signature = url.searchParams.get('signature')!;
+    const changedSignature = new URL(url);
+    changedSignature.searchParams.set(
+      'signature',
+      `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`,
+    );
+    const otherId = new URL(url);
+    otherId.pathname = `/api/v1/invoices/${flatInvoice}.pdf`;
+    const laterExpiry = new URL(url);
+    laterExpiry.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+    const withoutSignature = new URL(url);
+    withoutSignature.searchParams.delete('signature');
+    for (const changed of [changedSignature, otherId, laterExpiry, withoutSignature]) {
+      const response = await open(changed);
+      expect(response.statusCode, changed.toString()).toBe(403);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('This invoice link is not valid');
+      expect(response.body).toContain('Download the invoice again from Billing');
+    }
+  });
+
+  it('refuses an expired link with a page saying so (410)', async () => {
+    // A link signed with the server's key by a clock eleven minutes behind: it expired a minute ago.
+    const elevenMinutesAgo = () => Date.now() - INVOICE_LINK_LIFETIME_MS - 60_000;
+    const expired = invoiceLinks({
+      key: invoiceLinkKey(t.config.authSecret!),
+      publicUrl: t.config.publicUrl,
+      now: elevenMinutesAgo,
+    }).sign(Number(paygInvoice));
+    const response = await open(new URL(expired));
+    expect(response.statusCode).toBe(410);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('This invoice link has expired');
+    expect(response.body).toContain('Download the invoice again from Billing');
+  });
+
+  it('checks a link against its own clock: valid until the expiry, expired from it', () => {
+    let now = Date.UTC(2025, 3, 1);
+    const links = invoiceLinks({
+      key: invoiceLinkKey('a'.repeat(32)),
+      publicUrl: 'https://portal.test',
+      now: () => now,
+    });
+    const url = new URL(links.sign(42));
+    const query = {
+      expires: url.searchParams.get('expires')!,
+      signature: url.searchParams.get('signature')!,
+    };
+    now += INVOICE_LINK_LIFETIME_MS - 1;
+    expect(links.check(42, query)).toBe('valid');
+    now += 1;
+    expect(links.check(42, query)).toBe('expired');
+    expect(links.check(43, query)).toBe('invalid');
+    const otherKey = invoiceLinks({ key: invoiceLinkKey('b'.repeat(32)), publicUrl: 'https://portal.test' });
+    expect(otherKey.check(42, query)).toBe('invalid');
+  });
+
+  it('answers a report only for an invoice of the caller, with VIEW_BILLING', async () => {
+    expectApiError(await get(`/api/v1/transactions/${paygInvoice}/report`, strangerCookie), 404, 'NOT_FOUND');
+    expectApiError(
+      await get(`/api/v1/transactions/${paygInvoice}/report`, cookies['portal.admin']),
+      403,
+      'FORBIDDEN',
+    );
+    expectApiError(await get(`/api/v1/transactions/${paygInvoice}/report`), 401, 'UNAUTHORIZED');
   });
 });

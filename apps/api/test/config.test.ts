@@ -60,6 +60,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).trustProxy).toBe('10.0.0.0/8, 192.168.0.1');
   });
 
+  it("prints the seller's address on invoices line by line, none when unset", () => {
+    expect(loadConfig({}).sellerAddressLines).toEqual([]);
+    expect(loadConfig({ SELLER_ADDRESS: ' 1 Harbour Front | 098632 Singapore |' }).sellerAddressLines).toEqual([
+      '1 Harbour Front',
+      '098632 Singapore',
+    ]);
+  });
+
   it('serves the regions under the portal unless their addresses are configured', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }).regionUrls).toEqual({
       SG: 'https://portal.example.com/regions/sg',

@@ -1,3 +1,5 @@
+import zlib from 'node:zlib';
+
 /**
  * Reads back the text of a PDF that pdfkit wrote with `compress: false`. Text in an embedded font is
  * written as glyph numbers of the font's subset, so each font's ToUnicode map (a `beginbfrange`
@@ -40,6 +42,19 @@ function fontGlyphMaps(bodies: Map<string, string>): Map<string, GlyphMap> {
     }
   }
   return fonts;
+}
+
+/** A PDF as pdfkit writes it by default (deflated streams) made readable by pdfText. */
+export function inflateStreams(pdf: Buffer): Buffer {
+  const source = pdf.toString('latin1').replace(/stream\n([\s\S]*?)\nendstream/g, (whole, data: string) => {
+    try {
+      return `stream\n${zlib.inflateSync(Buffer.from(data, 'latin1')).toString('latin1')}\nendstream`;
+    } catch {
+      // Not deflated: left as it is.
+      return whole;
+    }
+  });
+  return Buffer.from(source, 'latin1');
 }
 
 export function pdfText(pdf: Buffer): string {

@@ -40,6 +40,10 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Transactions',
     description: "The organisation's transactions, their invoices and payment summaries.",
   },
+  invoices: {
+    name: 'Invoices',
+    description: 'Invoice PDFs behind the signed links the report endpoint answers; no session needed.',
+  },
   applications: { name: 'Applications', description: 'Applications and their provisioning in a region.' },
   members: { name: 'Members', description: "The organisation's members." },
   roles: { name: 'Roles', description: 'The role vocabulary.' },

@@ -23,6 +23,10 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     "A transaction's invoice lines, in its invoice type's shape",
   'GET /api/v1/transactions/{id}/payment-summary':
     "What a transaction's invoice comes to, what is paid and due",
+  'GET /api/v1/transactions/{id}/report':
+    "A signed link to the transaction's invoice PDF, valid for 10 minutes without a session",
+  'GET /api/v1/invoices/{id}.pdf':
+    'The invoice PDF behind a signed link; a changed or expired link answers a page saying so',
 
   'GET /api/v1/applications/': 'Applications the caller may see',
   'POST /api/v1/applications/': 'Create an application in a region',

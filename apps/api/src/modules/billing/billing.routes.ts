@@ -8,17 +8,41 @@ import {
   TransactionDetailParamsSchema,
   TransactionDetailResponseSchema,
   TransactionIdParamsSchema,
+  TransactionReportResponseSchema,
   TransactionSchema,
   UsagesResponseSchema,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resolveAuthSecret } from '../../auth/secret.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import { billingService } from './billing.service.ts';
+import { invoiceLinkKey, invoiceLinkRefusal, invoiceLinks } from './invoice-links.ts';
 
 function serviceOf(app: FastifyInstance) {
-  return billingService({ db: app.database.db, productName: app.config.productName });
+  const { config } = app;
+  return billingService({
+    db: app.database.db,
+    productName: config.productName,
+    invoices: {
+      links: invoiceLinks({
+        key: invoiceLinkKey(resolveAuthSecret(config.authSecret, config.dataDir)),
+        publicUrl: config.publicUrl,
+      }),
+      sellerAddressLines: config.sellerAddressLines,
+    },
+  });
 }
+
+const InvoiceLinkQuerySchema = z.object({
+  expires: z.string().max(20).describe('When the link stops working, in seconds since 1970'),
+  signature: z.string().max(100).describe("The link's signature"),
+});
+const InvoicePdfSchema = z
+  .custom<Buffer>((value) => Buffer.isBuffer(value))
+  .meta({ type: 'string', format: 'binary', description: 'The invoice PDF' });
+const RefusalPageSchema = z.string().describe('A page saying the link is not valid or has expired');
 
 /** /api/v1/transactions: the organisation's ledger, its invoices and what they come to (VIEW_BILLING). */
 export async function transactionsRoutes(app: FastifyInstance) {
@@ -60,6 +84,55 @@ export async function transactionsRoutes(app: FastifyInstance) {
     '/:id/payment-summary',
     { schema: { params: TransactionIdParamsSchema, response: { 200: PaymentSummarySchema } } },
     async (request) => service.paymentSummary(requireSessionUser(request), request.params.id),
+  );
+
+  r.get(
+    '/:id/report',
+    { schema: { params: TransactionIdParamsSchema, response: { 200: TransactionReportResponseSchema } } },
+    async (request) => service.report(requireSessionUser(request), request.params.id),
+  );
+}
+
+/**
+ * /api/v1/invoices/{id}.pdf: the invoice PDF behind a signed link from the report endpoint, opened
+ * in a new tab without a session; a refused link answers a page for the person who opened it.
+ */
+export async function invoicesRoutes(app: FastifyInstance) {
+  const service = serviceOf(app);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/:id.pdf',
+    {
+      schema: {
+        params: TransactionIdParamsSchema,
+        querystring: InvoiceLinkQuerySchema,
+        response: {
+          200: { content: { 'application/pdf': { schema: InvoicePdfSchema } } },
+          403: { content: { 'text/html': { schema: RefusalPageSchema } } },
+          410: { content: { 'text/html': { schema: RefusalPageSchema } } },
+        },
+      },
+      // A link cut short or edited by hand is refused with the same page as a wrong signature.
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const download = request.validationError
+        ? { refused: 'invalid' as const }
+        : await service.invoicePdf(request.params.id, request.query);
+      if ('refused' in download) {
+        const { status, page } = invoiceLinkRefusal(download.refused);
+        return reply
+          .status(status)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(page);
+      }
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${download.fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(download.pdf);
+    },
   );
 }
 

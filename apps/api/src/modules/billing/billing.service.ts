@@ -13,6 +13,7 @@ import {
   type Permission,
   type SearchTransactionsRequest,
   type Transaction,
+  type TransactionReportResponse,
   type TransactionStatus,
   type UsageRecord,
 } from '@portal/contracts';
@@ -22,6 +23,7 @@ import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { planName } from '../applications/applications.service.ts';
 import { requireMembership } from '../members/members.service.ts';
+import { countries, subdivisionsOf } from '../utils/geography.ts';
 import {
   centsToUsd,
   flatRateInvoice,
@@ -35,9 +37,11 @@ import {
   type TrialPeriod,
 } from './billing-rules.ts';
 import {
+  findBillingDetails,
   findCreditAmount,
   findTaxRatePercent,
   findTransaction,
+  findTransactionOrganizationId,
   insertCycleTransaction,
   insertInvoiceLines,
   listBilledApplications,
@@ -55,6 +59,8 @@ import {
   type InvoiceLineValues,
   type TransactionRow,
 } from './billing.repository.ts';
+import type { InvoiceLinkCheck, InvoiceLinkQuery, InvoiceLinks } from './invoice-links.ts';
+import { renderInvoicePdf, type InvoiceCustomer } from './invoice-pdf.ts';
 
 const DAY_MS = 86_400_000;
 const MICRO_USD_PER_USD = 1_000_000;
@@ -72,7 +78,17 @@ type FlatRateOrganization = Pick<OrganizationToBill, 'licenseMau' | 'supportPlan
 export interface BillingDeps {
   db: Db;
   productName: string;
+  /** What the invoice report needs; the routes give it, the billing run does without. */
+  invoices?: {
+    links: InvoiceLinks;
+    /** The seller's address under the product name. */
+    sellerAddressLines: string[];
+  };
 }
+
+/** The invoice PDF a signed link opens, or why the link is refused. */
+export type InvoiceDownload =
+  { refused: Exclude<InvoiceLinkCheck, 'valid'> } | { fileName: string; pdf: Buffer };
 
 export interface RunMonthlyBillingOptions {
   /** The month to bill, `YYYY-MM`; it must have ended. */
@@ -145,6 +161,43 @@ function parseTransactionId(id: string): number {
   return value;
 }
 
+/** What an invoice comes to and how much of it is settled, in cents. */
+function invoiceTotals(row: TransactionRow, creditCents: number) {
+  return {
+    subtotalCents: row.amountCents - row.taxAmountCents,
+    taxCents: row.taxAmountCents,
+    taxPercentage: Number(row.taxRatePercent),
+    totalCents: row.amountCents,
+    creditCents,
+    paidCents: row.paymentAmountCents,
+    dueCents: Math.max(0, row.amountCents - creditCents - row.paymentAmountCents),
+  };
+}
+
+/** The tax of an invoice, one line when it is taxed. */
+function taxLines({ taxCents, taxPercentage }: ReturnType<typeof invoiceTotals>) {
+  return taxCents > 0 || taxPercentage > 0 ? [{ title: 'Tax', amountCents: taxCents }] : [];
+}
+
+/** The organisation's billing name, address and VAT number as an invoice prints them. */
+function invoiceCustomer(
+  details: NonNullable<Awaited<ReturnType<typeof findBillingDetails>>>,
+): InvoiceCustomer {
+  const state = subdivisionsOf(details.billingCountry)?.find((entry) => entry.code === details.billingState);
+  const country = countries.find((entry) => entry.value === details.billingCountry);
+  return {
+    name: details.billingName || details.name,
+    addressLines: [
+      details.billingAddress,
+      details.billingAddress2,
+      [details.billingZipCode, details.billingCity].filter(Boolean).join(' '),
+      state?.name ?? '',
+      country?.label ?? details.billingCountry,
+    ].filter(Boolean),
+    vatNumber: details.vatNumber,
+  };
+}
+
 function toTransaction(row: TransactionRow, detail: Transaction['detail']): Transaction {
   return {
     transactionId: padTransactionId(row.id),
@@ -164,7 +217,12 @@ function toTransaction(row: TransactionRow, detail: Transaction['detail']): Tran
   };
 }
 
-export function billingService({ db, productName }: BillingDeps) {
+export function billingService({ db, productName, invoices }: BillingDeps) {
+  function requireInvoices() {
+    if (!invoices) throw new Error('the billing service was built without what invoices need');
+    return invoices;
+  }
+
   async function callerOrganizationId(user: SessionUser, permission: Permission): Promise<string> {
     const membership = await requireMembership(db, user);
     assertPermission(membership.member.roleId, permission);
@@ -190,6 +248,11 @@ export function billingService({ db, productName }: BillingDeps) {
           })),
       ),
     );
+  }
+
+  /** The credit (trial credit, free credit) covering part of a transaction, in cents. */
+  async function creditOf(organizationId: string, row: TransactionRow): Promise<number> {
+    return row.creditTransactionId ? findCreditAmount(db, organizationId, row.creditTransactionId) : 0;
   }
 
   async function requireTransaction(organizationId: string, id: string): Promise<TransactionRow> {
@@ -423,23 +486,70 @@ export function billingService({ db, productName }: BillingDeps) {
       const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
       const row = await requireTransaction(organizationId, id);
       if (!row.invoiceType) throw new AppError('NOT_FOUND');
-      const creditCents = row.creditTransactionId
-        ? await findCreditAmount(db, organizationId, row.creditTransactionId)
-        : 0;
-      const taxPercentage = Number(row.taxRatePercent);
-      const taxed = row.taxAmountCents > 0 || taxPercentage > 0;
+      const totals = invoiceTotals(row, await creditOf(organizationId, row));
       return {
         invoiceId: invoiceNumber(row.id),
-        subTotal: centsToUsd(row.amountCents - row.taxAmountCents),
+        subTotal: centsToUsd(totals.subtotalCents),
         discountAmount: 0,
-        taxes: taxed
-          ? [{ title: 'Tax', percentage: taxPercentage, taxAmount: centsToUsd(row.taxAmountCents) }]
-          : [],
-        totalAmount: centsToUsd(row.amountCents),
-        creditAmount: centsToUsd(creditCents),
-        paidAmount: centsToUsd(row.paymentAmountCents),
-        dueAmount: centsToUsd(Math.max(0, row.amountCents - creditCents - row.paymentAmountCents)),
+        taxes: taxLines(totals).map((tax) => ({
+          title: tax.title,
+          percentage: totals.taxPercentage,
+          taxAmount: centsToUsd(tax.amountCents),
+        })),
+        totalAmount: centsToUsd(totals.totalCents),
+        creditAmount: centsToUsd(totals.creditCents),
+        paidAmount: centsToUsd(totals.paidCents),
+        dueAmount: centsToUsd(totals.dueCents),
       };
+    },
+
+    /** GET /transactions/{id}/report: a link that opens the invoice PDF without a session for 10 minutes. */
+    async report(user: SessionUser, id: string): Promise<TransactionReportResponse> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_BILLING');
+      const row = await requireTransaction(organizationId, id);
+      if (!row.invoiceType) throw new AppError('NOT_FOUND');
+      return { signedUrl: requireInvoices().links.sign(row.id) };
+    },
+
+    /**
+     * The invoice PDF a signed link names, with the organisation's billing details and the seller;
+     * the link is the credential, so it is checked before anything is read.
+     */
+    async invoicePdf(id: string, link: InvoiceLinkQuery): Promise<InvoiceDownload> {
+      const { links, sellerAddressLines } = requireInvoices();
+      const transactionId = Number(id);
+      const check = links.check(transactionId, link);
+      if (check !== 'valid') return { refused: check };
+      const organizationId = await findTransactionOrganizationId(db, transactionId);
+      if (!organizationId) throw new AppError('NOT_FOUND');
+      const row = await requireTransaction(organizationId, id);
+      const details = await findBillingDetails(db, organizationId);
+      if (!row.invoiceType || !details) throw new AppError('NOT_FOUND');
+      const totals = invoiceTotals(row, await creditOf(organizationId, row));
+      const lines = await listInvoiceLines(db, organizationId, row.id);
+      const number = invoiceNumber(row.id);
+      const pdf = await renderInvoicePdf({
+        invoiceNumber: number,
+        issuedAt: row.createdAt,
+        // Every invoice is a month's; a ledger row without a cycle carries none.
+        billingCycle: row.billingCycle ?? row.createdAt.toISOString().slice(0, 7),
+        seller: { name: productName, addressLines: sellerAddressLines },
+        customer: invoiceCustomer(details),
+        lines: lines.map((line) => ({
+          description: line.productName ? `${line.description} (${line.productName})` : line.description,
+          quantity: line.quantity,
+          unitPriceMicroUsd: line.unitPriceMicroUsd,
+          amountCents: line.amountCents,
+        })),
+        subtotalCents: totals.subtotalCents,
+        discountCents: 0,
+        taxes: taxLines(totals),
+        totalCents: totals.totalCents,
+        creditCents: totals.creditCents,
+        paidCents: totals.paidCents,
+        dueCents: totals.dueCents,
+      });
+      return { fileName: `${number}.pdf`, pdf };
     },
 
     /** GET /api/v1/accounts/usages: the monthly active users of the current month so far. */

@@ -106,7 +106,7 @@ export const routes: RouteObject[] = [
             'page.createApp',
             () => import('./routes/create-app'),
           ),
-          page('billing/:sub', 'VIEW_BILLING', 'page.billing', placeholder),
+          page('billing/:sub', 'VIEW_BILLING', 'page.billing', () => import('./routes/billing')),
           page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', placeholder),
           page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
           page('subscription-licenses/:sub', 'VIEW_PLAN_DETAIL', 'page.subscription', placeholder),

@@ -1,0 +1,48 @@
+import { Button, type ButtonProps } from '@mantine/core';
+import { IconCreditCard } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText } from '../../../lib/api-error';
+import { toastError } from '../../../lib/toasts';
+import { paymentSummaryQueryOptions } from '../api/get-payment-summary';
+import { invoicePaymentPath } from '../transactions';
+
+interface PayButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
+  sub: string;
+  transactionId: string;
+  label: string;
+  'aria-label'?: string;
+}
+
+/**
+ * Opens the card payment of an open invoice with the amount still due, which only the invoice's
+ * payment summary knows (a credit may cover part of it); the detail page has it already.
+ */
+export function PayButton({ sub, transactionId, label, ...button }: PayButtonProps) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [loading, setLoading] = useState(false);
+
+  const pay = async () => {
+    setLoading(true);
+    try {
+      const summary = await queryClient.fetchQuery(paymentSummaryQueryOptions(transactionId));
+      await navigate(invoicePaymentPath(sub, transactionId, summary.dueAmount));
+    } catch (error) {
+      toastError(errorText(error));
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Button
+      leftSection={<IconCreditCard size={16} aria-hidden />}
+      loading={loading}
+      onClick={pay}
+      {...button}
+    >
+      {label}
+    </Button>
+  );
+}

@@ -1,0 +1,122 @@
+import type { Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
+import { serveLedger, servePaymentSummary, transaction } from '../../support/billing.ts';
+import { expect, test } from '../../support/fixtures.ts';
+import { joinAs, Members } from '../../support/members.ts';
+
+const transactionsTable = (page: Page) => page.getByRole('table');
+const rowOf = (page: Page, transactionId: string) =>
+  transactionsTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: transactionId, exact: true }) });
+
+test.describe('billing: the transaction list', () => {
+  test('an organisation without transactions sees the empty state, searches in vain, and the list is accessible', async ({
+    page,
+    users,
+  }) => {
+    await users.signedIn({ label: 'billing-empty' });
+    await page.goto('/billing/asc');
+    await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+    await expect(page.getByText('You have no transactions yet.', { exact: false })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Transaction pages' })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page, '/billing/asc without transactions');
+
+    const search = page.getByRole('combobox', { name: 'Search transactions' });
+    const searched = page.waitForRequest('**/api/v1/transactions/search');
+    await search.fill('0000');
+    expect((await searched).postDataJSON()).toEqual({ term: '0000' });
+    await expect(page.getByRole('status').filter({ hasText: 'No transactions match “0000”.' })).toBeVisible();
+  });
+
+  test('a role without VIEW_BILLING is sent to /forbidden', async ({ page, users, browser, baseURL }) => {
+    await users.signedIn({ label: 'billing-owner' });
+    const admin = await joinAs(browser, baseURL!, new Members(page.request, baseURL!), 'portal.admin');
+    try {
+      await admin.page.goto('/billing/asc');
+      await expect(admin.page).toHaveURL(/\/forbidden$/);
+      await expect(admin.page.getByRole('heading', { name: 'Forbidden' })).toBeVisible();
+    } finally {
+      await admin.context.close();
+    }
+  });
+
+  test('a ledger of 31: labels, USD amounts, pay only when open, 30 a page, sort, search', async ({
+    page,
+    users,
+  }) => {
+    const ledger = Array.from({ length: 31 }, (_, index) => transaction(index + 1));
+    ledger[30] = transaction(31, { status: 'open', amount: 1234.5, paymentAmount: 0 });
+    ledger[29] = transaction(30, {
+      type: 'topup',
+      status: 'pending',
+      amount: 50,
+      invoiceId: null,
+      invoiceType: null,
+      billingCycle: null,
+    });
+    await users.signedIn({ label: 'billing-ledger' });
+    await serveLedger(page, ledger);
+    await servePaymentSummary(page, '000000031', 1000.25);
+    await page.goto('/billing/asc');
+
+    const newest = rowOf(page, '000000031');
+    await expect(newest).toContainText('Service charge');
+    await expect(newest).toContainText('$1,234.50');
+    await expect(newest).toContainText('Open');
+    await expect(rowOf(page, '000000030')).toContainText('Top-up');
+    await expect(rowOf(page, '000000030')).toContainText('Pending');
+    await expect(rowOf(page, '000000029')).toContainText('Paid');
+    await expect(rowOf(page, '000000029')).toContainText('$12.34');
+    await expect(transactionsTable(page).getByRole('row')).toHaveCount(31);
+    await expect(transactionsTable(page).getByRole('button', { name: /^Pay transaction/ })).toHaveCount(1);
+    await expectNoSeriousA11yViolations(page, '/billing/asc with transactions');
+
+    const pages = page.getByRole('navigation', { name: 'Transaction pages' });
+    await pages.getByRole('button', { name: 'Page 2' }).click();
+    await expect(transactionsTable(page).getByRole('row')).toHaveCount(2);
+    await expect(rowOf(page, '000000001')).toBeVisible();
+
+    await page.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Oldest first' }).click();
+    await expect(transactionsTable(page).getByRole('row').nth(1)).toContainText('000000001');
+    await expect(pages.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+
+    await page.getByRole('combobox', { name: 'Search transactions' }).fill('00000003');
+    await expect(transactionsTable(page).getByRole('row')).toHaveCount(3);
+    await page.getByRole('option', { name: '000000031' }).click();
+    await expect(page).toHaveURL(/\/billing\/asc\/000000031$/);
+
+    await page.goto('/billing/asc');
+    await rowOf(page, '000000031').getByRole('button', { name: 'Pay transaction 000000031' }).click();
+    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000031&amount=1000\.25$/);
+  });
+
+  test('a list that cannot be loaded says so', async ({ page, users }) => {
+    await users.signedIn({ label: 'billing-error' });
+    await page.route(/\/api\/v1\/transactions(\?.*)?$/, (route) =>
+      route.fulfill({
+        status: 500,
+        json: { code: 'INTERNAL', message: 'Something went wrong. Please try again later.' },
+      }),
+    );
+    await page.goto('/billing/asc');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'The transactions could not be loaded.' }),
+    ).toBeVisible();
+  });
+
+  test('coming back from a top-up shows its modal once; from a payment, a toast', async ({ page, users }) => {
+    await users.signedIn({ label: 'billing-return' });
+    await page.goto('/billing/asc?successTopUp=1000');
+    const modal = page.getByRole('dialog', { name: 'Top-up successful' });
+    await expect(modal).toContainText('$1,000.00 has been added to your balance.');
+    await modal.getByRole('button', { name: 'Done' }).click();
+    await expect(modal).toBeHidden();
+    await expect(page).toHaveURL(/\/billing\/asc$/);
+
+    await page.goto('/billing/asc?success=true');
+    await expect(page.getByText('Your payment was successful.')).toBeVisible();
+    await expect(page).toHaveURL(/\/billing\/asc$/);
+  });
+});

@@ -1,6 +1,7 @@
 import { PORTAL_SSO_IDENTIFIER, type Application } from '@portal/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { regionAdminToken } from '../src/regions/embedded-regions.ts';
 import { BILLING_UPDATE } from '../test/access-outcomes.ts';
 import {
@@ -33,7 +34,7 @@ import { seededRandom, type Random } from './random.ts';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const CASES_PER_OPERATION = Number(process.env.FUZZ_CASES ?? 60);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Bearer values that are not the region admin token. */
+/** Bearer values that are neither the region admin token nor the operator token. */
 const WRONG_BEARERS = [
   'Bearer not-the-admin-token',
   'Bearer ',
@@ -55,12 +56,19 @@ const fieldSamples: Record<string, unknown> = {
   month: '2026-11',
   password: STRONG_PASSWORD,
 };
-const credentials = { session: '', accessToken: '', regionAdminToken: '', regionSession: '' };
+const credentials = {
+  session: '',
+  accessToken: '',
+  regionAdminToken: '',
+  operatorToken: '',
+  regionSession: '',
+};
 
 beforeAll(async () => {
   const { app } = t;
   credentials.session = await setUpOrganization(app, 'fuzz-owner@acme.io');
   credentials.regionAdminToken = regionAdminToken(t.config);
+  credentials.operatorToken = operatorToken(t.config);
   const ownerRequest = (method: InjectOptions['method'], url: string, body?: unknown) =>
     app.inject(jsonRequest(method, url, body, credentials.session));
 
@@ -97,7 +105,14 @@ beforeAll(async () => {
   expect(sso.statusCode, sso.body).toBe(200);
   credentials.regionSession = cookieHeader(sso.headers['set-cookie']);
 
-  Object.assign(known, { applicationId, memberId, invitationId, networkId, id: String(mails[0]!.id) });
+  Object.assign(known, {
+    applicationId,
+    memberId,
+    invitationId,
+    networkId,
+    id: String(mails[0]!.id),
+    organization: organizationId,
+  });
   Object.assign(fieldSamples, {
     applicationId,
     applicationScopes: [applicationId],
@@ -121,6 +136,11 @@ function credentialHeaders(operation: Operation, caller: Caller, random: Random)
       return {
         authorization:
           caller === 'anonymous' ? random.pick(WRONG_BEARERS) : `Bearer ${credentials.regionAdminToken}`,
+      };
+    case 'operator token':
+      return {
+        authorization:
+          caller === 'anonymous' ? random.pick(WRONG_BEARERS) : `Bearer ${credentials.operatorToken}`,
       };
     case 'access token':
       return caller === 'anonymous' ? {} : { authorization: `Bearer ${credentials.accessToken}` };

@@ -1,6 +1,7 @@
 import {
   CreateNetworkRequestSchema,
   FirstActivityQuerySchema,
+  OPERATOR_API_PREFIX,
   REGIONAL_SESSION_CHECK_PATH,
   SdkSessionRequestSchema,
   UpdateNetworkRequestSchema,
@@ -11,7 +12,8 @@ import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.
 import type { JsonSchema } from './bad-inputs.ts';
 
 /** What a caller with credentials sends: the portal session, or a route's own kind of credential. */
-export type Credential = 'session' | 'region admin token' | 'access token' | 'region session' | 'api key';
+export type Credential =
+  'session' | 'region admin token' | 'operator token' | 'access token' | 'region session' | 'api key';
 
 export interface Operation {
   method: string;
@@ -46,6 +48,11 @@ const IDENTITY_PREFIX = '/api/auth/';
 /** Pages for people under the API prefixes. */
 const HTML_PAGES = new Set(['/dev/mailbox/', '/api/v1/invoices/{id}.pdf']);
 
+function credentialOf(path: string): Credential {
+  if (path === REGIONAL_SESSION_CHECK_PATH) return 'region admin token';
+  return path.startsWith(`${OPERATOR_API_PREFIX}/`) ? 'operator token' : 'session';
+}
+
 function fromDocument(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths)
     .filter(([path]) => !path.startsWith(IDENTITY_PREFIX))
@@ -58,8 +65,7 @@ function fromDocument(document: OpenApiDocument): Operation[] {
           .filter((p) => p.in === 'query')
           .map(({ name, schema }) => ({ name, schema })),
         body: operation.requestBody?.content?.['application/json']?.schema,
-        credential:
-          path === REGIONAL_SESSION_CHECK_PATH ? ('region admin token' as const) : ('session' as const),
+        credential: credentialOf(path),
         answersHtml: HTML_PAGES.has(path),
       })),
     );

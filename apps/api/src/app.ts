@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import { OPERATOR_API_PREFIX } from '@portal/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
+import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
@@ -120,6 +122,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(invitationsRoutes, { prefix: '/api/v1/invitations' });
   await app.register(publicInvitationsRoutes, { prefix: '/api/invitations' });
   await app.register(regionalSessionsRoutes);
+  await app.register(operatorsRoutes, { prefix: OPERATOR_API_PREFIX });
   await mountEmbeddedRegions(app, { config, database });
   if (config.devMailbox) {
     await app.register(devMailboxRoutes, { prefix: '/dev/mailbox' });

@@ -47,6 +47,8 @@ const ConfigSchema = z
     REGION_EU_URL: optionalUrl,
     REGION_US_URL: optionalUrl,
     REGION_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // The operator CLI's bearer token; without it one is generated once into the data dir.
+    OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     // How long one provisioning attempt waits for the region to report the network active.
     REGION_PROVISIONING_POLL_MS: z.coerce.number().int().min(0).default(10_000),
     // Seconds before a failed provisioning attempt is retried (doubled on each retry).
@@ -114,6 +116,7 @@ export interface Config {
   /** Regions without a REGION_*_URL: the portal hosts their emulator under /regions/{key}. */
   embeddedRegions: RegionKey[];
   regionAdminToken: string | undefined;
+  operatorToken: string | undefined;
   regionProvisioningPollMs: number;
   provisioningRetryDelaySeconds: number;
   provisioningRetryLimit: number;
@@ -190,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     embeddedRegions: REGION_KEYS.filter((key) => !e[`REGION_${key}_URL`]),
     regionAdminToken: e.REGION_ADMIN_TOKEN,
+    operatorToken: e.OPERATOR_TOKEN,
     regionProvisioningPollMs: e.REGION_PROVISIONING_POLL_MS,
     provisioningRetryDelaySeconds: e.PROVISIONING_RETRY_DELAY_SECONDS,
     provisioningRetryLimit: e.PROVISIONING_RETRY_LIMIT,

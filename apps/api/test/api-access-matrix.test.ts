@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
+import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import {
@@ -111,6 +112,7 @@ const deactivatedPool: Application[] = [];
 let targetMember: Person;
 /** The owner's organisation's invoice of March 2025 (MAU-based), by its padded id. */
 let invoiceId = '';
+let ownerOrganizationId = '';
 let pendingInvitationId = '';
 let verifiableCode = '';
 let emailCounter = 0;
@@ -164,6 +166,7 @@ beforeAll(async () => {
     .set({ applicationLimit: 200, memberLimit: 200, balanceCents: 100_000 })
     .where(eq(schema.organization.id, me.organizationId));
   people['super-admin'] = { cookie: ownerCookie, memberId: me.memberId, email: ownerEmail };
+  ownerOrganizationId = me.organizationId;
   await newApplicationWithUsage(t.database.db, me.organizationId, {
     plan: 'basic',
     billingCycle: '2025-03',
@@ -225,8 +228,56 @@ const call =
     body: typeof body === 'function' ? (body as () => unknown)() : body,
   });
 
+/**
+ * The operator API: no portal session of any role reaches it, only the operator token, which gets
+ * `withOperatorToken`. The calls leave the owner's organisation as the other rows need it: active,
+ * PAYG, with room for what they create, and March 2025 already billed.
+ */
+const ownOrganization = (suffix = '') => () => `/api/operator/v1/organizations/${ownerOrganizationId}${suffix}`;
+const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: Outcome }> = {
+  'GET /api/operator/v1/organizations': {
+    withOperatorToken: OK,
+    prepare: call('GET', '/api/operator/v1/organizations?page=1'),
+  },
+  'GET /api/operator/v1/organizations/{organization}': {
+    withOperatorToken: OK,
+    prepare: call('GET', ownOrganization()),
+  },
+  'PUT /api/operator/v1/organizations/{organization}/contract': {
+    withOperatorToken: OK,
+    prepare: call('PUT', ownOrganization('/contract'), { type: 'payg' }),
+  },
+  'PUT /api/operator/v1/organizations/{organization}/limits': {
+    withOperatorToken: OK,
+    prepare: call('PUT', ownOrganization('/limits'), { applications: 200, members: 200 }),
+  },
+  'PUT /api/operator/v1/organizations/{organization}/status': {
+    withOperatorToken: OK,
+    prepare: call('PUT', ownOrganization('/status'), { status: 'active' }),
+  },
+  'PUT /api/operator/v1/organizations/{organization}/free-credit': {
+    withOperatorToken: OK,
+    prepare: call('PUT', ownOrganization('/free-credit'), { enabled: true }),
+  },
+  'POST /api/operator/v1/organizations/{organization}/credits': {
+    withOperatorToken: CREATED,
+    prepare: call('POST', ownOrganization('/credits'), { amount: '1.00', note: 'Access matrix' }),
+  },
+  'POST /api/operator/v1/usage-imports': {
+    withOperatorToken: OK,
+    prepare: call('POST', '/api/operator/v1/usage-imports', { month: '2025-03' }),
+  },
+  'POST /api/operator/v1/billing-runs': {
+    withOperatorToken: OK,
+    prepare: call('POST', '/api/operator/v1/billing-runs', () => ({ month: '2025-03', organization: ownerOrganizationId })),
+  },
+};
+
 /** Rows by the route's key in the OpenAPI document: `METHOD path`. */
 const ROWS: Record<string, Row> = {
+  ...Object.fromEntries(
+    Object.entries(OPERATOR_ROWS).map(([key, { prepare }]) => [key, { expected: everyone(UNAUTHORIZED), prepare }]),
+  ),
   'GET /api/health': { expected: everyone(OK), prepare: call('GET', '/api/health') },
   'GET /api/v1/config/': { expected: everyone(OK), prepare: call('GET', '/api/v1/config') },
   'GET /api/v1/utils/countries': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/countries') },
@@ -479,6 +530,16 @@ describe('the whole API × every kind of caller', () => {
       for (const caller of CALLERS) await runCase(key, row, caller);
     });
   }
+
+  it('lets the operator token through every operator route, and no portal session', async () => {
+    const token = operatorToken(t.config);
+    for (const [key, { prepare, withOperatorToken }] of Object.entries(OPERATOR_ROWS)) {
+      const prepared = await prepare('anonymous');
+      const request = jsonRequest(prepared.method, prepared.url, prepared.body);
+      const response = await t.app.inject({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
+      expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBe(withOperatorToken.status);
+    }
+  });
 
   it('lets the scoped developer reach the application in their scope, so the 404s above are the scope', async () => {
     const response = await t.app.inject(

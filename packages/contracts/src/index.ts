@@ -12,3 +12,4 @@ export * from './region.ts';
 export * from './members.ts';
 export * from './control-characters.ts';
 export * from './billing.ts';
+export * from './operators.ts';

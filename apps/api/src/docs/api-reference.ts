@@ -54,6 +54,11 @@ const TAGS: Record<string, { name: string; description: string }> = {
   config: { name: 'Configuration', description: 'What the sign-in pages need to know; public.' },
   utils: { name: 'Reference data', description: 'Countries and subdivisions for the billing forms; public.' },
   internal: { name: 'Regions', description: 'Server-to-server calls from the regional platform.' },
+  operator: {
+    name: 'Operator',
+    description:
+      "Running the business with the operator token as the bearer (the CLI's API); no member's session.",
+  },
   health: { name: 'Health', description: 'For load balancers and monitoring.' },
   dev: { name: 'Development', description: 'The development outbox; never mounted in production.' },
 };

@@ -50,6 +50,21 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'POST /api/invitations/verify': "Check an invitation link's code (the invitee, before having an account)",
   'POST /api/invitations/{invitationId}/confirm': 'Accept an invitation: creates the account and signs in',
 
+  'GET /api/operator/v1/organizations': 'Operator: a page of 100 organisations, oldest first, and the total',
+  'GET /api/operator/v1/organizations/{organization}':
+    "Operator: one organisation (by id or a member's address) with contract, limits, status and balance",
+  'PUT /api/operator/v1/organizations/{organization}/contract':
+    'Operator: set the contract, PAYG or flat-rate with its licence, fee and support plan',
+  'PUT /api/operator/v1/organizations/{organization}/limits':
+    'Operator: set the application and member limits',
+  'PUT /api/operator/v1/organizations/{organization}/status': 'Operator: set the account active or inactive',
+  'PUT /api/operator/v1/organizations/{organization}/free-credit':
+    'Operator: whether top-ups earn free credit by the tiers',
+  'POST /api/operator/v1/organizations/{organization}/credits':
+    'Operator: grant credit to the prepaid balance (a service credit in the ledger)',
+  'POST /api/operator/v1/usage-imports': "Operator: import a month's monthly active users from every region",
+  'POST /api/operator/v1/billing-runs': 'Operator: bill a month that has ended, each organisation once',
+
   'POST /api/internal/v1/regional-sessions/check':
     "A region asks whether a console session may go on (the regions' admin token, not a member's session)",
 

@@ -11,6 +11,7 @@ import {
   settleFromBalance,
   taxCents,
   trialCredit,
+  usdToCents,
   type FlatRateContract,
 } from './billing-rules.ts';
 
@@ -395,6 +396,25 @@ describe('amounts and ids as shown', () => {
   ])('$cents cents are answered as $usd USD', ({ cents, usd }) => {
     expect(centsToUsd(cents)).toBe(usd);
   });
+
+  it.each([
+    { usd: '499', cents: 49_900 },
+    { usd: '499.5', cents: 49_950 },
+    { usd: '499.05', cents: 49_905 },
+    { usd: '0.01', cents: 1 },
+    { usd: ' 50.00 ', cents: 5000 },
+    // 0.29 × 100 is 28.999999999999996 in binary floating point.
+    { usd: '0.29', cents: 29 },
+  ])('$usd USD typed by an operator is $cents cents', ({ usd, cents }) => {
+    expect(usdToCents(usd)).toBe(cents);
+  });
+
+  it.each(['', '1.234', '-1', '1e3', '1,000.00', '.5', '99999999999999999999'])(
+    'refuses %j as an amount in USD',
+    (usd) => {
+      expect(() => usdToCents(usd)).toThrow(RangeError);
+    },
+  );
 
   it.each([
     { sequence: 1, id: '000000001' },

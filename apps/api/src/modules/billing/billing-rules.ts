@@ -239,6 +239,13 @@ export function centsToUsd(cents: number): number {
   return requireSignedCents(cents, 'amount') / 100;
 }
 
+/** An amount typed in USD ("499", "499.5", "499.05") as cents, read digit by digit so no float rounds it. */
+export function usdToCents(amount: string): number {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
+  if (!match) throw new RangeError('an amount in USD is digits with at most 2 decimals');
+  return toCents(BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0')));
+}
+
 /** Cents as USD with 2 decimals and thousands separated: 123456 → "1,234.56", -5 → "-0.05". */
 export function formatUsd(cents: number): string {
   const magnitude = Math.abs(requireSignedCents(cents, 'amount'));

@@ -22,7 +22,7 @@ import {
   markAccountInactive,
   recordApplicationUsage,
 } from './billing.repository.ts';
-import { billingService, invoiceNumber } from './billing.service.ts';
+import { billingService, invoiceNumber, type BillingRunResult } from './billing.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
@@ -155,15 +155,20 @@ export async function billMonth(
   cycle: string,
 ) {
   const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
-  for (const organizationId of run.becameInactive) {
-    const billed = run.billed.find((organization) => organization.organizationId === organizationId);
-    if (billed) await accountBecameInactive(deps.jobQueue, organizationId, billed.transactionId);
-  }
+  await noticeAccountsMadeInactive(deps.jobQueue, run);
   if (run.failed.length > 0) {
     const failures = run.failed.map((failure) => `${failure.organizationId}: ${failure.error}`);
     throw new Error(`${run.failed.length} organisations not billed for ${cycle}: ${failures.join('; ')}`);
   }
   return run;
+}
+
+/** Sends the notice of each account a billing run made inactive, for the charge it left due. */
+export async function noticeAccountsMadeInactive(jobQueue: JobQueue, run: BillingRunResult) {
+  for (const organizationId of run.becameInactive) {
+    const billed = run.billed.find((organization) => organization.organizationId === organizationId);
+    if (billed) await accountBecameInactive(jobQueue, organizationId, billed.transactionId);
+  }
 }
 
 /**
@@ -302,9 +307,14 @@ export async function reactivateAccountWhenSettled(
 ): Promise<boolean> {
   if (await hasOpenCharges(db, organizationId)) return false;
   if (!(await markAccountActive(db, organizationId))) return false;
+  await reactivateApplicationsSoon(jobQueue, organizationId);
+  return true;
+}
+
+/** Sends the job that reactivates the applications the system deactivated, once the account is active. */
+export async function reactivateApplicationsSoon(jobQueue: JobQueue, organizationId: string) {
   const job: ReactivateApplicationsJob = { organizationId };
   await jobQueue.send(REACTIVATE_APPLICATIONS_QUEUE, job, { id: crypto.randomUUID() });
-  return true;
 }
 
 /** Flat-rate invoices open for the grace period make their accounts inactive, with the same notice. */

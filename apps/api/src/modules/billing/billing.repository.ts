@@ -274,6 +274,20 @@ export async function insertCycleTransaction(
   return row;
 }
 
+/** Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's note. */
+export async function insertGrantedCredit(
+  tx: Tx,
+  organizationId: string,
+  values: { amountCents: number; notes: string; paidAt: Date },
+): Promise<TransactionRow> {
+  const [row] = await tx
+    .insert(transactions)
+    .values({ ...values, organizationId, type: 'service_credit', status: 'paid' })
+    .returning();
+  if (!row) throw new Error('the granted credit was not written');
+  return row;
+}
+
 export type InvoiceLineValues = Omit<typeof lines.$inferInsert, 'id' | 'organizationId' | 'transactionId'>;
 
 export async function insertInvoiceLines(

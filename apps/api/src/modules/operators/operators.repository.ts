@@ -1,0 +1,62 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { listPage } from '../../db/list-page.ts';
+import * as schema from '../../db/schema.ts';
+
+/*
+ * The operator acts across organisations: the list below reads them all; every read and write of
+ * one organisation is given its id and scoped by it.
+ */
+
+export type OrganizationRow = typeof schema.organization.$inferSelect;
+
+/** A page of every organisation, oldest first (so pages stay put as organisations are added), and the total. */
+export async function listOrganizations(executor: Executor, page: { number: number; size: number }) {
+  const { organization } = schema;
+  const rows = executor
+    .select()
+    .from(organization)
+    .orderBy(asc(organization.createdAt), asc(organization.id))
+    .limit(page.size)
+    .offset((page.number - 1) * page.size);
+  return listPage(executor, rows, organization, undefined);
+}
+
+export async function findOrganization(
+  executor: Executor,
+  organizationId: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(schema.organization)
+    .where(eq(schema.organization.id, organizationId));
+  return row;
+}
+
+/** The organisation of the member signed up with this address (any case), if there is one. */
+export async function findOrganizationIdOfMemberEmail(
+  executor: Executor,
+  email: string,
+): Promise<string | undefined> {
+  const { member, user } = schema;
+  const [row] = await executor
+    .select({ organizationId: member.organizationId })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(eq(sql`lower(${user.email})`, email.toLowerCase()))
+    .limit(1);
+  return row?.organizationId;
+}
+
+/** How many applications and members the organisation has, against its limits. */
+export async function countApplicationsAndMembers(executor: Executor, organizationId: string) {
+  const { application, member } = schema;
+  const [[applications], [members]] = await Promise.all([
+    executor
+      .select({ total: count() })
+      .from(application)
+      .where(eq(application.organizationId, organizationId)),
+    executor.select({ total: count() }).from(member).where(eq(member.organizationId, organizationId)),
+  ]);
+  return { applications: applications?.total ?? 0, members: members?.total ?? 0 };
+}

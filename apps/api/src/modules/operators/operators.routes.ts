@@ -1,0 +1,106 @@
+import {
+  GrantCreditRequestSchema,
+  GrantCreditResponseSchema,
+  ImportUsageRequestSchema,
+  ImportUsageResponseSchema,
+  ListOperatorOrganizationsQuerySchema,
+  ListOperatorOrganizationsResponseSchema,
+  OperatorOrganizationParamsSchema,
+  OperatorOrganizationSchema,
+  RunBillingRequestSchema,
+  RunBillingResponseSchema,
+  SetContractRequestSchema,
+  SetFreeCreditRequestSchema,
+  SetLimitsRequestSchema,
+  SetStatusRequestSchema,
+} from '@portal/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { isSameSecret } from '../../auth/secret.ts';
+import { AppError } from '../../errors.ts';
+import { operatorToken } from './operator-token.ts';
+import { operatorsService } from './operators.service.ts';
+
+/**
+ * /api/operator/v1: running the business (organisations' contracts, limits, status and credit, the
+ * usage import, the monthly billing) for the operator CLI. The credential is the operator token as
+ * a bearer, never a member's session: no role of an organisation reaches these routes.
+ */
+export async function operatorsRoutes(app: FastifyInstance) {
+  const service = operatorsService({
+    db: app.database.db,
+    productName: app.config.productName,
+    regions: app.regions,
+    jobQueue: app.jobQueue,
+  });
+  const token = operatorToken(app.config);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // Before body validation: a caller without the token learns 401, not what a valid body looks like.
+  r.addHook('onRequest', async (request) => {
+    const presented = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    if (!presented || !isSameSecret(presented, token)) {
+      throw new AppError('UNAUTHORIZED', { message: 'The operator token is missing or wrong.' });
+    }
+  });
+
+  const params = OperatorOrganizationParamsSchema;
+  const organization = { 200: OperatorOrganizationSchema };
+
+  r.get(
+    '/organizations',
+    {
+      schema: {
+        querystring: ListOperatorOrganizationsQuerySchema,
+        response: { 200: ListOperatorOrganizationsResponseSchema },
+      },
+    },
+    async (request) => service.list(request.query),
+  );
+
+  r.get('/organizations/:organization', { schema: { params, response: organization } }, async (request) =>
+    service.get(request.params.organization),
+  );
+
+  r.put(
+    '/organizations/:organization/contract',
+    { schema: { params, body: SetContractRequestSchema, response: organization } },
+    async (request) => service.setContract(request.params.organization, request.body),
+  );
+
+  r.put(
+    '/organizations/:organization/limits',
+    { schema: { params, body: SetLimitsRequestSchema, response: organization } },
+    async (request) => service.setLimits(request.params.organization, request.body),
+  );
+
+  r.put(
+    '/organizations/:organization/status',
+    { schema: { params, body: SetStatusRequestSchema, response: organization } },
+    async (request) => service.setStatus(request.params.organization, request.body),
+  );
+
+  r.put(
+    '/organizations/:organization/free-credit',
+    { schema: { params, body: SetFreeCreditRequestSchema, response: organization } },
+    async (request) => service.setFreeCredit(request.params.organization, request.body),
+  );
+
+  r.post(
+    '/organizations/:organization/credits',
+    { schema: { params, body: GrantCreditRequestSchema, response: { 201: GrantCreditResponseSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(await service.grantCredit(request.params.organization, request.body)),
+  );
+
+  r.post(
+    '/usage-imports',
+    { schema: { body: ImportUsageRequestSchema, response: { 200: ImportUsageResponseSchema } } },
+    async (request) => service.importUsage(request.body),
+  );
+
+  r.post(
+    '/billing-runs',
+    { schema: { body: RunBillingRequestSchema, response: { 200: RunBillingResponseSchema } } },
+    async (request) => service.runBilling(request.body),
+  );
+}

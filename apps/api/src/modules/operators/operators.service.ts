@@ -1,0 +1,232 @@
+import type {
+  GrantCreditRequest,
+  GrantCreditResponse,
+  ImportUsageRequest,
+  ImportUsageResponse,
+  ListOperatorOrganizationsQuery,
+  ListOperatorOrganizationsResponse,
+  OperatorOrganization,
+  OperatorOrganizationSummary,
+  RunBillingRequest,
+  RunBillingResponse,
+  SetContractRequest,
+  SetFreeCreditRequest,
+  SetLimitsRequest,
+  SetStatusRequest,
+} from '@portal/contracts';
+import { OPERATOR_ORGANIZATION_PAGE_SIZE } from '@portal/contracts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { JobQueue } from '../../plugins/job-queue.ts';
+import type { RegionClient } from '../../regions/region-client.ts';
+import { updateOrganization } from '../accounts/accounts.repository.ts';
+import { centsToUsd, padTransactionId, usdToCents } from '../billing/billing-rules.ts';
+import {
+  importUsage,
+  noticeAccountsMadeInactive,
+  reactivateApplicationsSoon,
+} from '../billing/billing.jobs.ts';
+import { markAccountActive, markAccountInactive } from '../billing/billing.repository.ts';
+import { billingService } from '../billing/billing.service.ts';
+import { grantCredit } from '../billing/credit-grants.ts';
+import {
+  countApplicationsAndMembers,
+  findOrganization,
+  findOrganizationIdOfMemberEmail,
+  listOrganizations,
+  type OrganizationRow,
+} from './operators.repository.ts';
+
+export interface OperatorsDeps {
+  db: Db;
+  productName: string;
+  regions: RegionClient;
+  jobQueue: JobQueue;
+  now?: () => Date;
+}
+
+/** What a PAYG contract keeps of the flat-rate fields: their defaults. */
+const PAYG_CONTRACT = {
+  contractType: 'payg',
+  licenseMau: 0,
+  licenseFeeCents: 0,
+  contractPlan: 'advance',
+  supportPlan: '',
+  supportPlanFeeCents: 0,
+} as const;
+
+function toSummary(row: OrganizationRow): OperatorOrganizationSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    contractType: row.contractType,
+    accountStatus: row.accountStatus,
+    isAccountFilled: row.isFilled,
+    balance: centsToUsd(row.balanceCents),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The operator's work on organisations and on billing, for the operator API (`npm run portal`). */
+export function operatorsService({
+  db,
+  productName,
+  regions,
+  jobQueue,
+  now = () => new Date(),
+}: OperatorsDeps) {
+  /** An organisation named by its id or by the address of one of its members; 404 when there is none. */
+  async function resolveOrganizationId(reference: string): Promise<string> {
+    const organizationId = reference.includes('@')
+      ? await findOrganizationIdOfMemberEmail(db, reference)
+      : (await findOrganization(db, reference))?.id;
+    if (!organizationId) {
+      throw new AppError('NOT_FOUND', {
+        message: `No organisation has the id or a member with the address ${reference}.`,
+      });
+    }
+    return organizationId;
+  }
+
+  async function present(organizationId: string): Promise<OperatorOrganization> {
+    const row = await findOrganization(db, organizationId);
+    if (!row) throw new AppError('NOT_FOUND');
+    return {
+      ...toSummary(row),
+      trialEndAt: row.trialEndAt?.toISOString() ?? null,
+      isFreeCredit: row.isFreeCredit,
+      minimumBalance: centsToUsd(row.minimumBalanceCents),
+      contract: {
+        type: row.contractType,
+        licenseMau: row.licenseMau,
+        licenseFee: centsToUsd(row.licenseFeeCents),
+        overagePlan: row.contractPlan,
+        supportPlan: row.supportPlan,
+        supportPlanFee: centsToUsd(row.supportPlanFeeCents),
+      },
+      limits: { applications: row.applicationLimit, members: row.memberLimit },
+      usage: await countApplicationsAndMembers(db, organizationId),
+    };
+  }
+
+  async function update(reference: string, values: Parameters<typeof updateOrganization>[2]) {
+    const organizationId = await resolveOrganizationId(reference);
+    await updateOrganization(db, organizationId, values);
+    return present(organizationId);
+  }
+
+  return {
+    async list(query: ListOperatorOrganizationsQuery): Promise<ListOperatorOrganizationsResponse> {
+      const { rows, total } = await listOrganizations(db, {
+        number: query.page,
+        size: OPERATOR_ORGANIZATION_PAGE_SIZE,
+      });
+      return { data: rows.map(toSummary), total };
+    },
+
+    async get(reference: string): Promise<OperatorOrganization> {
+      return present(await resolveOrganizationId(reference));
+    },
+
+    /** Replaces the contract; from the next month's bill on, the organisation is billed by it. */
+    async setContract(reference: string, contract: SetContractRequest): Promise<OperatorOrganization> {
+      if (contract.type === 'payg') return update(reference, PAYG_CONTRACT);
+      return update(reference, {
+        contractType: 'flat_rate',
+        licenseMau: contract.licenseMau ?? 0,
+        licenseFeeCents: usdToCents(contract.licenseFee ?? '0'),
+        contractPlan: contract.overagePlan ?? PAYG_CONTRACT.contractPlan,
+        supportPlan: contract.supportPlan ?? '',
+        supportPlanFeeCents: usdToCents(contract.supportPlanFee ?? '0'),
+      });
+    },
+
+    /** New limits hold for what is added from now on; what exists above them stays. */
+    async setLimits(reference: string, limits: SetLimitsRequest): Promise<OperatorOrganization> {
+      return update(reference, {
+        ...(limits.applications !== undefined && { applicationLimit: limits.applications }),
+        ...(limits.members !== undefined && { memberLimit: limits.members }),
+      });
+    },
+
+    /**
+     * Sets the account status. An account set active also gets back the applications the system
+     * deactivated while it was inactive, through the same job a settled debt sends.
+     */
+    async setStatus(reference: string, { status }: SetStatusRequest): Promise<OperatorOrganization> {
+      const organizationId = await resolveOrganizationId(reference);
+      if (status === 'inactive') await markAccountInactive(db, organizationId);
+      else if (await markAccountActive(db, organizationId)) {
+        await reactivateApplicationsSoon(jobQueue, organizationId);
+      }
+      return present(organizationId);
+    },
+
+    async setFreeCredit(reference: string, { enabled }: SetFreeCreditRequest): Promise<OperatorOrganization> {
+      return update(reference, { isFreeCredit: enabled });
+    },
+
+    async grantCredit(reference: string, { amount, note }: GrantCreditRequest): Promise<GrantCreditResponse> {
+      const organizationId = await resolveOrganizationId(reference);
+      const grant = await grantCredit(db, organizationId, {
+        amountCents: usdToCents(amount),
+        note,
+        now: now(),
+      });
+      return {
+        transactionId: padTransactionId(grant.transactionId),
+        amount: centsToUsd(grant.amountCents),
+        balance: centsToUsd(grant.balanceCents),
+      };
+    },
+
+    /** Imports a month's usage (the current month by default) from every region, and answers once it is recorded. */
+    async importUsage({ month }: ImportUsageRequest): Promise<ImportUsageResponse> {
+      const cycle = month ?? now().toISOString().slice(0, 7);
+      try {
+        const { recorded } = await importUsage({ db, regions, now }, cycle);
+        return { month: cycle, recorded };
+      } catch (error) {
+        throw new AppError('REGION_UNAVAILABLE', { message: (error as Error).message });
+      }
+    },
+
+    /**
+     * Bills a month that has ended, for every organisation or one: each at most once however often
+     * this runs, the accounts it makes inactive told as the monthly job tells them.
+     */
+    async runBilling({ month, organization }: RunBillingRequest): Promise<RunBillingResponse> {
+      const organizationId = organization ? await resolveOrganizationId(organization) : undefined;
+      const at = now();
+      // Months as YYYY-MM order as text: one has ended once the current month is after it.
+      if (at.toISOString().slice(0, 7) <= month) {
+        throw new AppError('VALIDATION_ERROR', {
+          field: 'month',
+          message: `month: ${month} has not ended yet; a month is billed once it is over.`,
+        });
+      }
+      const run = await billingService({ db, productName }).runMonthlyBilling({
+        cycle: month,
+        organizationId,
+        now: at,
+      });
+      await noticeAccountsMadeInactive(jobQueue, run);
+      return {
+        month: run.cycle,
+        billed: run.billed.map((billed) => ({
+          organizationId: billed.organizationId,
+          transactionId: padTransactionId(billed.transactionId),
+          status: billed.status,
+          charge: centsToUsd(billed.chargeCents),
+          credit: centsToUsd(billed.creditCents),
+          paid: centsToUsd(billed.paidCents),
+          due: centsToUsd(billed.dueCents),
+        })),
+        alreadyBilled: run.alreadyBilled,
+        becameInactive: run.becameInactive,
+        failed: run.failed,
+      };
+    },
+  };
+}

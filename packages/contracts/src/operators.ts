@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { BILLING_CYCLE_PATTERN, TRANSACTION_STATUSES } from './billing-constants.ts';
+import { ACCOUNT_STATUSES, CONTRACT_TYPES, PLAN_KEYS } from './constants.ts';
+
+/**
+ * The operator API: what the operator CLI (`npm run portal`) asks the running portal, with the
+ * operator token as its bearer credential instead of a member's session.
+ */
+export const OPERATOR_API_PREFIX = '/api/operator/v1';
+
+/** Organisations a page of the operator's list holds. */
+export const OPERATOR_ORGANIZATION_PAGE_SIZE = 100;
+
+/** Money an operator types, in USD with at most 2 decimals ("499.00"), turned into cents without floats. */
+export const UsdAmountSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}(\.\d{1,2})?$/, 'must be an amount in USD with at most 2 decimals, such as 499.00');
+
+export const OperatorOrganizationParamsSchema = z.object({
+  organization: z
+    .string()
+    .trim()
+    .min(1)
+    .max(320)
+    .describe('The organisation id, or the address of one of its members'),
+});
+
+export const ListOperatorOrganizationsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+});
+export type ListOperatorOrganizationsQuery = z.infer<typeof ListOperatorOrganizationsQuerySchema>;
+
+/** An organisation as the operator's list shows it; amounts in USD. */
+export const OperatorOrganizationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  contractType: z.enum(CONTRACT_TYPES),
+  accountStatus: z.enum(ACCOUNT_STATUSES),
+  isAccountFilled: z.boolean(),
+  balance: z.number(),
+  createdAt: z.string(),
+});
+export type OperatorOrganizationSummary = z.infer<typeof OperatorOrganizationSummarySchema>;
+
+export const ListOperatorOrganizationsResponseSchema = z.object({
+  data: z.array(OperatorOrganizationSummarySchema),
+  total: z.number().int(),
+});
+export type ListOperatorOrganizationsResponse = z.infer<typeof ListOperatorOrganizationsResponseSchema>;
+
+/** One organisation with everything an operator sets: contract, limits, status, free credit, balance. */
+export const OperatorOrganizationSchema = OperatorOrganizationSummarySchema.extend({
+  trialEndAt: z.string().nullable(),
+  isFreeCredit: z.boolean(),
+  minimumBalance: z.number(),
+  contract: z.object({
+    type: z.enum(CONTRACT_TYPES),
+    licenseMau: z.number().int(),
+    licenseFee: z.number(),
+    overagePlan: z.enum(PLAN_KEYS),
+    supportPlan: z.string(),
+    supportPlanFee: z.number(),
+  }),
+  limits: z.object({ applications: z.number().int(), members: z.number().int() }),
+  usage: z.object({ applications: z.number().int(), members: z.number().int() }),
+});
+export type OperatorOrganization = z.infer<typeof OperatorOrganizationSchema>;
+
+/**
+ * A contract replaces the one before it. PAYG takes nothing else; flat-rate needs its licence (MAU
+ * and monthly fee) and may name a support plan with its fee and the plan pricing MAU above the licence.
+ */
+export const SetContractRequestSchema = z
+  .object({
+    type: z.enum(CONTRACT_TYPES),
+    licenseMau: z.number().int().min(0).max(2_000_000_000).optional(),
+    licenseFee: UsdAmountSchema.optional(),
+    supportPlan: z.string().trim().max(64).optional(),
+    supportPlanFee: UsdAmountSchema.optional(),
+    overagePlan: z.enum(PLAN_KEYS).optional(),
+  })
+  .superRefine((contract, ctx) => {
+    const flatRateOnly = [
+      'licenseMau',
+      'licenseFee',
+      'supportPlan',
+      'supportPlanFee',
+      'overagePlan',
+    ] as const;
+    if (contract.type === 'payg') {
+      for (const field of flatRateOnly) {
+        if (contract[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is for a flat-rate contract only' });
+      }
+      return;
+    }
+    for (const field of ['licenseMau', 'licenseFee'] as const) {
+      if (contract[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is required for a flat-rate contract' });
+    }
+  });
+export type SetContractRequest = z.infer<typeof SetContractRequestSchema>;
+
+const limit = z.number().int().min(0).max(100_000);
+export const SetLimitsRequestSchema = z
+  .object({ applications: limit.optional(), members: limit.optional() })
+  .refine((limits) => limits.applications !== undefined || limits.members !== undefined, {
+    path: ['applications'],
+    message: 'name the application limit, the member limit or both',
+  });
+export type SetLimitsRequest = z.infer<typeof SetLimitsRequestSchema>;
+
+export const SetStatusRequestSchema = z.object({ status: z.enum(ACCOUNT_STATUSES) });
+export type SetStatusRequest = z.infer<typeof SetStatusRequestSchema>;
+
+/** Whether the organisation's top-ups earn free credit by the tiers (`GET /api/v1/accounts/freecredits`). */
+export const SetFreeCreditRequestSchema = z.object({ enabled: z.boolean() });
+export type SetFreeCreditRequest = z.infer<typeof SetFreeCreditRequestSchema>;
+
+export const GrantCreditRequestSchema = z.object({
+  amount: UsdAmountSchema.refine((amount) => Number(amount) > 0, 'must be more than 0'),
+  note: z.string().trim().min(1).max(500),
+});
+export type GrantCreditRequest = z.infer<typeof GrantCreditRequestSchema>;
+
+export const GrantCreditResponseSchema = z.object({
+  transactionId: z.string(),
+  amount: z.number(),
+  balance: z.number(),
+});
+export type GrantCreditResponse = z.infer<typeof GrantCreditResponseSchema>;
+
+const month = z.string().regex(BILLING_CYCLE_PATTERN, 'must be a month as YYYY-MM');
+
+export const ImportUsageRequestSchema = z.object({ month: month.optional() });
+export type ImportUsageRequest = z.infer<typeof ImportUsageRequestSchema>;
+export const ImportUsageResponseSchema = z.object({ month, recorded: z.number().int() });
+export type ImportUsageResponse = z.infer<typeof ImportUsageResponseSchema>;
+
+export const RunBillingRequestSchema = z.object({
+  month,
+  organization: OperatorOrganizationParamsSchema.shape.organization.optional(),
+});
+export type RunBillingRequest = z.infer<typeof RunBillingRequestSchema>;
+
+export const RunBillingResponseSchema = z.object({
+  month,
+  billed: z.array(
+    z.object({
+      organizationId: z.string(),
+      transactionId: z.string(),
+      status: z.enum(TRANSACTION_STATUSES),
+      charge: z.number(),
+      credit: z.number(),
+      paid: z.number(),
+      due: z.number(),
+    }),
+  ),
+  alreadyBilled: z.array(z.string()),
+  becameInactive: z.array(z.string()),
+  failed: z.array(z.object({ organizationId: z.string(), error: z.string() })),
+});
+export type RunBillingResponse = z.infer<typeof RunBillingResponseSchema>;

@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
-import type { ListTransactionsResponse, PaymentSummary, Transaction } from '@portal/contracts';
+import type {
+  ComponentDetail,
+  ListTransactionsResponse,
+  MauDetailLine,
+  PaymentSummary,
+  Transaction,
+} from '@portal/contracts';
 
 /** §9: the list answers 30 transactions a page. */
 export const TRANSACTION_PAGE_SIZE = 30;
@@ -50,7 +56,12 @@ export async function serveLedger(page: Page, ledger: readonly Transaction[]) {
 }
 
 /** Serves GET /api/v1/transactions/{id}/payment-summary of an invoice with `dueAmount` still due. */
-export async function servePaymentSummary(page: Page, id: string, dueAmount: number) {
+export async function servePaymentSummary(
+  page: Page,
+  id: string,
+  dueAmount: number,
+  overrides: Partial<PaymentSummary> = {},
+) {
   const summary: PaymentSummary = {
     invoiceId: `INV-${id}`,
     subTotal: dueAmount,
@@ -60,8 +71,23 @@ export async function servePaymentSummary(page: Page, id: string, dueAmount: num
     creditAmount: 0,
     paidAmount: 0,
     dueAmount,
+    ...overrides,
   };
   await page.route(`**/api/v1/transactions/${id}/payment-summary`, (route) =>
     route.fulfill({ json: summary }),
+  );
+}
+
+/** Serves GET /api/v1/transactions/{id} and the lines of its invoice (details/{invoiceType}). */
+export async function serveTransaction(
+  page: Page,
+  served: Transaction,
+  lines: MauDetailLine[] | ComponentDetail[],
+) {
+  await page.route(`**/api/v1/transactions/${served.transactionId}`, (route) =>
+    route.fulfill({ json: served }),
+  );
+  await page.route(`**/api/v1/transactions/${served.transactionId}/details/${served.invoiceType}`, (route) =>
+    route.fulfill({ json: lines }),
   );
 }

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
-import { serveLedger, servePaymentSummary, transaction } from '../../support/billing.ts';
+import { serveLedger, servePaymentSummary, serveTransaction, transaction } from '../../support/billing.ts';
 import { expect, test } from '../../support/fixtures.ts';
 import { joinAs, Members } from '../../support/members.ts';
 
@@ -118,5 +118,100 @@ test.describe('billing: the transaction list', () => {
     await page.goto('/billing/asc?success=true');
     await expect(page.getByText('Your payment was successful.')).toBeVisible();
     await expect(page).toHaveURL(/\/billing\/asc$/);
+  });
+});
+
+test.describe('billing: a transaction and its invoice', () => {
+  test('an open MAU-based invoice: breadcrumb, lines per application, payment summary, pay by card', async ({
+    page,
+    users,
+  }) => {
+    const open = transaction(42, {
+      status: 'open',
+      amount: 19.8,
+      paymentAmount: 5,
+      detail: [
+        { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId: 'INV-000000042' },
+        { applicationId: 'app-comet', name: 'Comet Live', invoiceId: 'INV-000000042' },
+      ],
+    });
+    const line = { invoiceId: 'INV-000000042', supportPlan: '', MAULicense: 0 };
+    await users.signedIn({ label: 'billing-detail' });
+    await serveTransaction(page, open, [
+      { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
+      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 13.8, unitPrice: 0.0138 },
+    ]);
+    await servePaymentSummary(page, '000000042', 14.8, { subTotal: 19.8, totalAmount: 19.8, paidAmount: 5 });
+    await page.goto('/billing/asc/42');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Transaction 000000042' })).toBeVisible();
+    const lines = page.getByRole('table', { name: 'Lines of invoice INV-000000042' });
+    await expect(lines.getByRole('row').nth(1)).toContainText('Nebula Chat');
+    await expect(lines.getByRole('row').nth(1)).toContainText('$6.00');
+    await expect(lines.getByRole('row').nth(2)).toContainText('Comet Live');
+    await expect(lines.getByRole('row').nth(2)).toContainText('1,000');
+    await expect(page.getByText('Amount due')).toBeVisible();
+    await expect(page.getByText('$14.80')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, '/billing/asc/:id');
+
+    await page.getByRole('link', { name: 'Pay by card' }).click();
+    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000042&amount=14\.80$/);
+    await page.goBack();
+    await page.getByRole('link', { name: 'Billing', exact: true }).last().click();
+    await expect(page).toHaveURL(/\/billing\/asc$/);
+  });
+
+  test('a paid component-based invoice lists its components and offers no payment', async ({
+    page,
+    users,
+  }) => {
+    const paid = transaction(7, { invoiceType: 'component_based', amount: 599 });
+    await users.signedIn({ label: 'billing-components' });
+    await serveTransaction(page, paid, [
+      {
+        invoiceId: 'INV-000000007',
+        components: [
+          { title: 'Licence fee', quantity: 1, total_amount: 499 },
+          { title: 'Support plan', quantity: 1, total_amount: 100 },
+        ],
+      },
+    ]);
+    await servePaymentSummary(page, '000000007', 0, { subTotal: 599, totalAmount: 599, paidAmount: 599 });
+    await page.goto('/billing/asc/000000007');
+
+    const lines = page.getByRole('table', { name: 'Lines of invoice INV-000000007' });
+    await expect(lines.getByRole('row').filter({ hasText: 'Licence fee' })).toContainText('$499.00');
+    await expect(page.getByText('Paid', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Pay by card' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Download invoice' })).toHaveAttribute(
+      'href',
+      '/billing/asc/000000007/print',
+    );
+  });
+
+  test('a transaction of another organisation or none cannot be loaded', async ({ page, users }) => {
+    await users.signedIn({ label: 'billing-missing' });
+    await page.goto('/billing/asc/999999999');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'This transaction could not be loaded.' }),
+    ).toBeVisible();
+  });
+
+  test('print replaces itself with the signed address, or says Invoice not found and returns to the list', async ({
+    page,
+    users,
+    baseURL,
+  }) => {
+    await users.signedIn({ label: 'billing-print' });
+    await page.goto('/billing/asc/999999999/print');
+    await expect(page.getByText('Invoice not found', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/billing\/asc$/);
+
+    const signedUrl = `${baseURL}/api/health?invoice=000000042`;
+    await page.route('**/api/v1/transactions/000000042/report', (route) =>
+      route.fulfill({ json: { signedUrl } }),
+    );
+    await page.goto('/billing/asc/000000042/print');
+    await expect(page).toHaveURL(signedUrl);
   });
 });

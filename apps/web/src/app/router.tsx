@@ -107,7 +107,13 @@ export const routes: RouteObject[] = [
             () => import('./routes/create-app'),
           ),
           page('billing/:sub', 'VIEW_BILLING', 'page.billing', () => import('./routes/billing')),
-          page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', placeholder),
+          page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', () => import('./routes/transaction')),
+          page(
+            'billing/:sub/:id/print',
+            'VIEW_BILLING',
+            'page.transaction',
+            () => import('./routes/print-invoice'),
+          ),
           page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
           page('subscription-licenses/:sub', 'VIEW_PLAN_DETAIL', 'page.subscription', placeholder),
           page(

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { serveLedger, servePaymentSummary, serveTransaction, transaction } from '../../support/billing.ts';
+import { Applications } from '../../support/applications.ts';
 import { expect, test } from '../../support/fixtures.ts';
 import { joinAs, Members } from '../../support/members.ts';
 
@@ -213,5 +214,64 @@ test.describe('billing: a transaction and its invoice', () => {
     );
     await page.goto('/billing/asc/000000042/print');
     await expect(page).toHaveURL(signedUrl);
+  });
+});
+
+test.describe('billing: subscription and licenses', () => {
+  test('a PAYG organisation without usage: total MAU, not updated yet, its applications with their plans', async ({
+    page,
+    users,
+    baseURL,
+  }) => {
+    await users.signedIn({ label: 'subscription-payg' });
+    const apps = new Applications(page.request, baseURL!);
+    const nebula = await apps.create({ name: 'Nebula Chat', plan: 'basic', region: 'EU' });
+    await page.goto('/subscription-licenses/asc');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Subscription and licenses' })).toBeVisible();
+    await expect(page.getByText('Total monthly active users this month')).toBeVisible();
+    await expect(page.getByText('Not updated yet this month')).toBeVisible();
+    const row = page.getByRole('row').filter({ hasText: nebula.applicationId });
+    await expect(row).toContainText('Nebula Chat');
+    // Created after 2024-08-30: the product's Core plan rather than Basic.
+    const { productName } = (await (await page.request.get('/api/v1/config')).json()) as {
+      productName: string;
+    };
+    await expect(row).toContainText(`${productName} Core`);
+    await expectNoSeriousA11yViolations(page, '/subscription-licenses/asc (PAYG)');
+  });
+
+  test('a flat-rate licence used past 100 % shows a red bar, the support plan, the licence and the latest update', async ({
+    page,
+    users,
+  }) => {
+    await users.signedIn({ label: 'subscription-flat' });
+    await page.route('**/api/v1/accounts/contracts', (route) =>
+      route.fulfill({ json: [{ type: 'flat_rate', license: 1_000, supportPlan: 'Premium' }] }),
+    );
+    await page.route('**/api/v1/accounts/usages', (route) =>
+      route.fulfill({ json: [{ type: 'mau', usage: 1_200, updatedAt: '2026-03-02T10:15:00.000Z' }] }),
+    );
+    await page.goto('/subscription-licenses/asc');
+
+    await expect(page.getByText('1,200 of 1,000 MAU')).toBeVisible();
+    await expect(page.getByText('120% used')).toBeVisible();
+    await expect(page.getByRole('progressbar', { name: 'Usage against license' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    // The theme's red, where a licence not yet used up is blue.
+    await expect(page.locator('.mantine-Progress-section')).toHaveCSS('background-color', 'rgb(224, 49, 49)');
+    await expect(page.getByText('Premium')).toBeVisible();
+    await expect(page.getByText('Latest update: 02 Mar 2026, 10:15')).toBeVisible();
+  });
+
+  test('an unknown contract type is an error', async ({ page, users }) => {
+    await users.signedIn({ label: 'subscription-unknown' });
+    await page.route('**/api/v1/accounts/contracts', (route) =>
+      route.fulfill({ json: [{ type: 'enterprise', license: 0, supportPlan: '' }] }),
+    );
+    await page.goto('/subscription-licenses/asc');
+    await expect(page.getByRole('alert')).toContainText('Your contract type is not supported.');
   });
 });

@@ -115,7 +115,12 @@ export const routes: RouteObject[] = [
             () => import('./routes/print-invoice'),
           ),
           page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
-          page('subscription-licenses/:sub', 'VIEW_PLAN_DETAIL', 'page.subscription', placeholder),
+          page(
+            'subscription-licenses/:sub',
+            'VIEW_PLAN_DETAIL',
+            'page.subscription',
+            () => import('./routes/subscription'),
+          ),
           page(
             'manage-members',
             'VIEW_MEMBER',

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { E2E_DIR } from '../../harness/harness-state.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { serveLedger, servePaymentSummary, serveTransaction, transaction } from '../../support/billing.ts';
 import { Applications } from '../../support/applications.ts';
@@ -129,7 +131,7 @@ test.describe('billing: a transaction and its invoice', () => {
   }) => {
     const open = transaction(42, {
       status: 'open',
-      amount: 19.8,
+      amount: 96,
       paymentAmount: 5,
       detail: [
         { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId: 'INV-000000042' },
@@ -140,9 +142,9 @@ test.describe('billing: a transaction and its invoice', () => {
     await users.signedIn({ label: 'billing-detail' });
     await serveTransaction(page, open, [
       { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
-      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 13.8, unitPrice: 0.0138 },
+      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 90, unitPrice: 0.09 },
     ]);
-    await servePaymentSummary(page, '000000042', 14.8, { subTotal: 19.8, totalAmount: 19.8, paidAmount: 5 });
+    await servePaymentSummary(page, '000000042', 91, { subTotal: 96, totalAmount: 96, paidAmount: 5 });
     await page.goto('/billing/asc/42');
 
     await expect(page.getByRole('heading', { level: 1, name: 'Transaction 000000042' })).toBeVisible();
@@ -152,11 +154,11 @@ test.describe('billing: a transaction and its invoice', () => {
     await expect(lines.getByRole('row').nth(2)).toContainText('Comet Live');
     await expect(lines.getByRole('row').nth(2)).toContainText('1,000');
     await expect(page.getByText('Amount due')).toBeVisible();
-    await expect(page.getByText('$14.80')).toBeVisible();
+    await expect(page.getByText('$91.00')).toBeVisible();
     await expectNoSeriousA11yViolations(page, '/billing/asc/:id');
 
     await page.getByRole('link', { name: 'Pay by card' }).click();
-    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000042&amount=14\.80$/);
+    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000042&amount=91\.00$/);
     await page.goBack();
     await page.getByRole('link', { name: 'Billing', exact: true }).last().click();
     await expect(page).toHaveURL(/\/billing\/asc$/);
@@ -275,3 +277,76 @@ test.describe('billing: subscription and licenses', () => {
     await expect(page.getByRole('alert')).toContainText('Your contract type is not supported.');
   });
 });
+
+/** Screens for a person to look at, beside the key screens: e2e/test-results/screenshots/billing-<page>-<width>.png */
+const SCREENSHOT_DIR = path.join(E2E_DIR, 'test-results', 'screenshots');
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`billing screens at ${viewport.width} px`, async ({ page, users }) => {
+    const capture = (name: string) =>
+      page.screenshot({
+        path: path.join(SCREENSHOT_DIR, `billing-${name}-${viewport.width}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      });
+    await page.setViewportSize(viewport);
+    await users.signedIn({ label: `billing-screens-${viewport.width}` });
+    const ledger = Array.from({ length: 33 }, (_, index) =>
+      transaction(index + 1, index % 3 === 0 ? { type: 'service_credit', amount: 6 } : {}),
+    );
+    ledger[32] = transaction(33, { status: 'open', amount: 1234.5, paymentAmount: 0 });
+    const detail = transaction(33, {
+      status: 'open',
+      amount: 105.6,
+      paymentAmount: 5,
+      detail: [
+        { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId: 'INV-000000033' },
+        { applicationId: 'app-comet', name: 'Comet Live', invoiceId: 'INV-000000033' },
+      ],
+    });
+    const line = { invoiceId: 'INV-000000033', supportPlan: '', MAULicense: 0 };
+    await serveLedger(page, ledger);
+    await serveTransaction(page, detail, [
+      { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
+      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 90, unitPrice: 0.09 },
+    ]);
+    await servePaymentSummary(page, '000000033', 100.6, {
+      subTotal: 96,
+      taxes: [{ title: 'VAT', percentage: 10, taxAmount: 9.6 }],
+      totalAmount: 105.6,
+      paidAmount: 5,
+    });
+
+    await page.goto('/billing/asc');
+    await expect(rowOf(page, '000000033')).toBeVisible();
+    await capture('list');
+    await page.getByRole('combobox', { name: 'Search transactions' }).fill('0000000');
+    await expect(page.getByRole('option', { name: '000000001' })).toBeVisible();
+    await capture('search');
+
+    await page.goto('/billing/asc/33');
+    await expect(page.getByText('Amount due')).toBeVisible();
+    await capture('transaction');
+
+    await page.goto('/billing/asc?successTopUp=1000');
+    await expect(page.getByRole('dialog')).toHaveCSS('opacity', '1');
+    await capture('top-up');
+
+    await page.goto('/subscription-licenses/asc');
+    await expect(page.getByText('Total monthly active users this month')).toBeVisible();
+    await capture('subscription-payg');
+
+    await page.route('**/api/v1/accounts/contracts', (route) =>
+      route.fulfill({ json: [{ type: 'flat_rate', license: 1_000, supportPlan: 'Premium' }] }),
+    );
+    await page.route('**/api/v1/accounts/usages', (route) =>
+      route.fulfill({ json: [{ type: 'mau', usage: 1_200, updatedAt: '2026-03-02T10:15:00.000Z' }] }),
+    );
+    await page.goto('/subscription-licenses/asc');
+    await expect(page.getByText('120% used')).toBeVisible();
+    await capture('subscription-flat-rate');
+  });
+}

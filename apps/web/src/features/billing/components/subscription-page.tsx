@@ -1,7 +1,6 @@
 import { Alert, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { APPLICATION_LIST_MAX_LIMIT, type UsageRecord } from '@portal/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { useApplications } from '../../../api/applications/list-applications';
 import { Loading } from '../../../components/page-loader';
 import { formatDate, formatTime } from '../../../lib/dates';
@@ -16,22 +15,10 @@ import {
   subscriptionPlanLabel,
   subscriptionView,
 } from '../plan-usage';
+import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';
 
 const count = (value: number) => value.toLocaleString('en-US');
-
-function Figure({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text c="dimmed" size="sm">
-        {label}
-      </Text>
-      <Text fw={600} fz="lg">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** When the usage was last imported from the regions, or that it has not been yet. */
 function LatestUpdate({ updatedAt }: { updatedAt: string | null }) {
@@ -53,7 +40,9 @@ function PaygUsage({ mau }: { mau: Pick<UsageRecord, 'usage' | 'updatedAt'> }) {
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg" maw={420}>
-        <Figure label={t('subscription.totalMau')}>{count(mau.usage)}</Figure>
+        <LabelledValue large label={t('subscription.totalMau')}>
+          {count(mau.usage)}
+        </LabelledValue>
         <LatestUpdate updatedAt={mau.updatedAt} />
       </Card>
       <Stack gap="sm">
@@ -110,9 +99,9 @@ function FlatRateUsage({
     <Card withBorder padding="lg">
       <Stack gap="md">
         <Group justify="space-between" align="flex-end">
-          <Figure label={t('subscription.usageAgainstLicense')}>
+          <LabelledValue large label={t('subscription.usageAgainstLicense')}>
             {t('subscription.usageOfLicense', { usage: count(mau.usage), license: count(license) })}
-          </Figure>
+          </LabelledValue>
           <Text fw={600} c={over ? 'red' : undefined}>
             {t('subscription.percentUsed', { percent: Math.round(percent) })}
           </Text>
@@ -125,8 +114,12 @@ function FlatRateUsage({
         />
         <LatestUpdate updatedAt={mau.updatedAt} />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="lg">
-          <Figure label={t('subscription.supportPlan')}>{supportPlan || '—'}</Figure>
-          <Figure label={t('subscription.licenseMau')}>{count(license)}</Figure>
+          <LabelledValue large label={t('subscription.supportPlan')}>
+            {supportPlan || '—'}
+          </LabelledValue>
+          <LabelledValue large label={t('subscription.licenseMau')}>
+            {count(license)}
+          </LabelledValue>
         </SimpleGrid>
       </Stack>
     </Card>

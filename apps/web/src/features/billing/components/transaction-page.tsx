@@ -1,7 +1,6 @@
 import { Anchor, Breadcrumbs, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { PaymentSummary, Transaction } from '@portal/contracts';
 import { IconCreditCard, IconFileDownload } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Loading } from '../../../components/page-loader';
 import { formatDate } from '../../../lib/dates';
@@ -10,20 +9,10 @@ import { usePaymentSummary } from '../api/get-payment-summary';
 import { useTransaction } from '../api/get-transaction';
 import { canPayByCard, formatUsd, invoicePaymentPath, padTransactionId } from '../transactions';
 import { InvoiceDetail } from './invoice-detail';
+import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';
 import { PaymentSummaryCard } from './payment-summary-card';
 import { StatusBadge } from './transaction-badges';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text c="dimmed" size="sm">
-        {label}
-      </Text>
-      <Text fw={500}>{children}</Text>
-    </div>
-  );
-}
 
 /** The pay and download actions: paying only while open and once the amount due is known. */
 function TransactionActions({
@@ -77,16 +66,22 @@ function TransactionContent({ sub, transaction }: { sub: string; transaction: Tr
       </Group>
       <Card withBorder padding="lg">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="lg">
-          <Field label={t('billing.column.date')}>{formatDate(transaction.transactionCreatedAt)}</Field>
-          <Field label={t('billing.column.type')}>{t(`billing.type.${transaction.type}`)}</Field>
-          <Field label={t('billing.column.amount')}>{formatUsd(transaction.amount)}</Field>
+          <LabelledValue label={t('billing.column.date')}>
+            {formatDate(transaction.transactionCreatedAt)}
+          </LabelledValue>
+          <LabelledValue label={t('billing.column.type')}>
+            {t(`billing.type.${transaction.type}`)}
+          </LabelledValue>
+          <LabelledValue label={t('billing.column.amount')}>{formatUsd(transaction.amount)}</LabelledValue>
           {transaction.billingCycle && (
-            <Field label={t('billing.column.billingCycle')}>{transaction.billingCycle}</Field>
+            <LabelledValue label={t('billing.column.billingCycle')}>{transaction.billingCycle}</LabelledValue>
           )}
           {transaction.invoiceId && (
-            <Field label={t('billing.detail.invoiceNumber')}>{transaction.invoiceId}</Field>
+            <LabelledValue label={t('billing.detail.invoiceNumber')}>{transaction.invoiceId}</LabelledValue>
           )}
-          {transaction.notes && <Field label={t('billing.detail.notes')}>{transaction.notes}</Field>}
+          {transaction.notes && (
+            <LabelledValue label={t('billing.detail.notes')}>{transaction.notes}</LabelledValue>
+          )}
         </SimpleGrid>
       </Card>
       {transaction.invoiceType && (

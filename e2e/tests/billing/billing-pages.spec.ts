@@ -124,27 +124,37 @@ test.describe('billing: the transaction list', () => {
   });
 });
 
+/**
+ * An open MAU-based invoice of two applications (100 MAU on Basic, 1,000 on the Core plan), 10 % VAT,
+ * $5 paid, so $100.60 due.
+ */
+async function serveOpenMauInvoice(page: Page, sequence: number) {
+  const served = transaction(sequence, { status: 'open', amount: 105.6, paymentAmount: 5 });
+  const invoiceId = `INV-${served.transactionId}`;
+  served.detail = [
+    { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId },
+    { applicationId: 'app-comet', name: 'Comet Live', invoiceId },
+  ];
+  const line = { invoiceId, supportPlan: '', MAULicense: 0 };
+  await serveTransaction(page, served, [
+    { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
+    { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 90, unitPrice: 0.09 },
+  ]);
+  await servePaymentSummary(page, served.transactionId, 100.6, {
+    subTotal: 96,
+    taxes: [{ title: 'VAT', percentage: 10, taxAmount: 9.6 }],
+    totalAmount: 105.6,
+    paidAmount: 5,
+  });
+}
+
 test.describe('billing: a transaction and its invoice', () => {
   test('an open MAU-based invoice: breadcrumb, lines per application, payment summary, pay by card', async ({
     page,
     users,
   }) => {
-    const open = transaction(42, {
-      status: 'open',
-      amount: 96,
-      paymentAmount: 5,
-      detail: [
-        { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId: 'INV-000000042' },
-        { applicationId: 'app-comet', name: 'Comet Live', invoiceId: 'INV-000000042' },
-      ],
-    });
-    const line = { invoiceId: 'INV-000000042', supportPlan: '', MAULicense: 0 };
     await users.signedIn({ label: 'billing-detail' });
-    await serveTransaction(page, open, [
-      { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
-      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 90, unitPrice: 0.09 },
-    ]);
-    await servePaymentSummary(page, '000000042', 91, { subTotal: 96, totalAmount: 96, paidAmount: 5 });
+    await serveOpenMauInvoice(page, 42);
     await page.goto('/billing/asc/42');
 
     await expect(page.getByRole('heading', { level: 1, name: 'Transaction 000000042' })).toBeVisible();
@@ -154,11 +164,11 @@ test.describe('billing: a transaction and its invoice', () => {
     await expect(lines.getByRole('row').nth(2)).toContainText('Comet Live');
     await expect(lines.getByRole('row').nth(2)).toContainText('1,000');
     await expect(page.getByText('Amount due')).toBeVisible();
-    await expect(page.getByText('$91.00')).toBeVisible();
+    await expect(page.getByText('$100.60')).toBeVisible();
     await expectNoSeriousA11yViolations(page, '/billing/asc/:id');
 
     await page.getByRole('link', { name: 'Pay by card' }).click();
-    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000042&amount=91\.00$/);
+    await expect(page).toHaveURL(/\/payment\/asc\/invoice\?id=000000042&amount=100\.60$/);
     await page.goBack();
     await page.getByRole('link', { name: 'Billing', exact: true }).last().click();
     await expect(page).toHaveURL(/\/billing\/asc$/);
@@ -298,27 +308,8 @@ for (const viewport of [
       transaction(index + 1, index % 3 === 0 ? { type: 'service_credit', amount: 6 } : {}),
     );
     ledger[32] = transaction(33, { status: 'open', amount: 1234.5, paymentAmount: 0 });
-    const detail = transaction(33, {
-      status: 'open',
-      amount: 105.6,
-      paymentAmount: 5,
-      detail: [
-        { applicationId: 'app-nebula', name: 'Nebula Chat', invoiceId: 'INV-000000033' },
-        { applicationId: 'app-comet', name: 'Comet Live', invoiceId: 'INV-000000033' },
-      ],
-    });
-    const line = { invoiceId: 'INV-000000033', supportPlan: '', MAULicense: 0 };
     await serveLedger(page, ledger);
-    await serveTransaction(page, detail, [
-      { ...line, productName: 'Basic', MAUUsage: 100, price: 6, unitPrice: 0.06 },
-      { ...line, productName: 'Social Core', MAUUsage: 1_000, price: 90, unitPrice: 0.09 },
-    ]);
-    await servePaymentSummary(page, '000000033', 100.6, {
-      subTotal: 96,
-      taxes: [{ title: 'VAT', percentage: 10, taxAmount: 9.6 }],
-      totalAmount: 105.6,
-      paidAmount: 5,
-    });
+    await serveOpenMauInvoice(page, 33);
 
     await page.goto('/billing/asc');
     await expect(rowOf(page, '000000033')).toBeVisible();

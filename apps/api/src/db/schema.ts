@@ -114,6 +114,18 @@ export const jwks = pgTable('jwks', {
   expiresAt: timestamp('expires_at', { withTimezone: true }),
 });
 
+/** The organisation a row belongs to; its rows go with it. */
+const organizationIdColumn = () =>
+  text('organization_id')
+    .notNull()
+    .references(() => organization.id, { onDelete: 'cascade' });
+
+/** The application a row belongs to; its rows go with it. */
+const applicationIdColumn = () =>
+  text('application_id')
+    .notNull()
+    .references(() => application.id, { onDelete: 'cascade' });
+
 export const organization = pgTable('organization', {
   id: text('id').primaryKey(),
   name: text('name').notNull().default(''),
@@ -156,9 +168,7 @@ export const member = pgTable(
   'member',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     // One organisation per user (architecture: "Organisations: one per user").
     userId: text('user_id')
       .notNull()
@@ -212,9 +222,7 @@ export const application = pgTable(
   'application',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     name: text('name').notNull(),
     plan: text('plan', { enum: PLAN_KEYS }).notNull(),
     region: text('region', { enum: REGION_KEYS }).notNull(),
@@ -238,9 +246,7 @@ export const memberApplicationScope = pgTable(
     memberId: text('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
-    applicationId: text('application_id')
-      .notNull()
-      .references(() => application.id, { onDelete: 'cascade' }),
+    applicationId: applicationIdColumn(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.applicationId] })],
 );
@@ -253,9 +259,7 @@ export const invitation = pgTable(
   'invitation',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     email: text('email').notNull(),
     roleId: text('role_id', { enum: ROLE_IDS }).notNull(),
     applicationIds: text('application_ids').array(),
@@ -290,9 +294,7 @@ export const ledgerTransaction = pgTable(
       .generatedAlwaysAs(
         sql.raw(`lpad(id::text, greatest(${TRANSACTION_ID_PADDING}, length(id::text)), '0')`),
       ),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     type: text('type', { enum: TRANSACTION_TYPES }).notNull(),
     status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
     /** What the transaction comes to, tax included. */
@@ -335,9 +337,7 @@ export const invoiceLine = pgTable(
   'invoice_line',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     transactionId: bigint('transaction_id', { mode: 'number' })
       .notNull()
       .references(() => ledgerTransaction.id, { onDelete: 'cascade' }),
@@ -359,9 +359,7 @@ export const balanceMovement = pgTable(
   'balance_movement',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
     transactionId: bigint('transaction_id', { mode: 'number' })
       .notNull()
       .references(() => ledgerTransaction.id, { onDelete: 'cascade' }),
@@ -377,12 +375,8 @@ export const balanceMovement = pgTable(
 export const applicationUsage = pgTable(
   'application_usage',
   {
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organization.id, { onDelete: 'cascade' }),
-    applicationId: text('application_id')
-      .notNull()
-      .references(() => application.id, { onDelete: 'cascade' }),
+    organizationId: organizationIdColumn(),
+    applicationId: applicationIdColumn(),
     billingCycle: text('billing_cycle').notNull(),
     mau: integer('mau').notNull(),
     importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),

@@ -10,6 +10,7 @@ import {
   billMonth,
   closeMonth,
   deactivateApplicationsOfInactiveAccount,
+  noticeInactiveAccount,
   importUsage,
   inactivateAccountsWithOverdueInvoices,
   reactivateAccountWhenSettled,
@@ -274,6 +275,27 @@ describe('an account left with money due', () => {
     );
     expect(notices[0]?.text).toContain('USD 18.00 of invoice INV-');
     expect((await organizationRow(t.database.db, organizationId)).accountStatus).toBe('inactive');
+  });
+
+  it('sends each super-admin one mail job of its own, so a repeated notice or a retried delivery mails no one twice', async () => {
+    const sent: { queue: string; id?: string }[] = [];
+    const recordingQueue = {
+      ...t.app.jobQueue,
+      send: async (queue: string, _data: object, options: { id?: string }) => {
+        sent.push({ queue, id: options.id });
+      },
+    } as typeof t.app.jobQueue;
+    const deps = { ...accountDeps(), jobQueue: recordingQueue, now: () => new Date() };
+    await noticeInactiveAccount(deps, { organizationId, transactionId });
+    await noticeInactiveAccount(deps, { organizationId, transactionId });
+
+    const mailJobs = sent.filter((job) => job.queue === 'account-inactive-mail');
+    expect(mailJobs).toHaveLength(2);
+    expect(mailJobs[0]?.id).toBeDefined();
+    // The same notice asks for the same job, which the queue keeps once.
+    expect(mailJobs[1]?.id).toBe(mailJobs[0]?.id);
+    const mailsBefore = (await mailsTo(t.app, owner)).filter((mail) => mail.subject.includes('inactive'));
+    expect(mailsBefore).toHaveLength(1);
   });
 
   it('keeps its applications for 30 days, then deactivates them in their regions', async () => {

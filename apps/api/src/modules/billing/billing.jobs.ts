@@ -27,6 +27,7 @@ import { billingService, invoiceNumber, type BillingRunResult } from './billing.
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
 const ACCOUNT_INACTIVE_QUEUE = 'account-inactive';
+const ACCOUNT_INACTIVE_MAIL_QUEUE = 'account-inactive-mail';
 const DEACTIVATE_APPLICATIONS_QUEUE = 'deactivate-applications';
 const REACTIVATE_APPLICATIONS_QUEUE = 'reactivate-applications';
 /** Region calls for each application of one organisation, and the mail. */
@@ -59,6 +60,11 @@ interface BillMonthJob {
 interface AccountInactiveJob {
   organizationId: string;
   transactionId: number;
+}
+
+/** The inactive account's mail to one super-admin. */
+interface AccountInactiveMailJob extends AccountInactiveJob {
+  to: string;
 }
 
 interface DeactivateApplicationsJob extends AccountInactiveJob {
@@ -202,37 +208,49 @@ async function stillInactiveFor(db: Db, { organizationId, transactionId }: Accou
 }
 
 /**
- * The inactive account's notice: the deactivation scheduled first (a retry sends it again as the
- * same job), then the mail to each super-admin, last so that only a failed delivery is retried.
+ * The inactive account's notice: the deactivation scheduled, then one mail job per super-admin. Each
+ * is a job of its own, keyed by what it is about, so a retry (of this job or of one delivery) sends
+ * nothing twice: a mail that failed is retried alone, not with the ones already delivered.
  */
 export async function noticeInactiveAccount(deps: AccountJobDeps, job: AccountInactiveJob) {
+  const { db, jobQueue } = deps;
+  if (!(await stillInactiveFor(db, job))) return;
+  const deactivateAt = new Date(deps.now().getTime() + GRACE_DAYS * DAY_MS);
+  const deactivation: DeactivateApplicationsJob = { ...job, deactivateAt: deactivateAt.toISOString() };
+  const { organizationId, transactionId } = job;
+  await jobQueue.send(DEACTIVATE_APPLICATIONS_QUEUE, deactivation, {
+    id: jobIdOf('deactivate-applications', organizationId, String(transactionId)),
+    startAfter: deactivateAt,
+  });
+  for (const to of await listSuperAdminEmails(db, organizationId)) {
+    const mail: AccountInactiveMailJob = { ...job, to };
+    await jobQueue.send(ACCOUNT_INACTIVE_MAIL_QUEUE, mail, {
+      id: jobIdOf('account-inactive-mail', organizationId, String(transactionId), to),
+    });
+  }
+}
+
+/** Mails one super-admin that the account is inactive, while it still is for that transaction. */
+export async function mailInactiveAccountNotice(deps: AccountJobDeps, job: AccountInactiveMailJob) {
   const { db } = deps;
   const inactive = await stillInactiveFor(db, job);
   if (!inactive) return;
-  const deactivateAt = new Date(deps.now().getTime() + GRACE_DAYS * DAY_MS);
-  const deactivation: DeactivateApplicationsJob = { ...job, deactivateAt: deactivateAt.toISOString() };
-  await deps.jobQueue.send(DEACTIVATE_APPLICATIONS_QUEUE, deactivation, {
-    id: jobIdOf('deactivate-applications', job.organizationId, String(job.transactionId)),
-    startAfter: deactivateAt,
-  });
   const { transaction } = inactive;
   const creditCents = transaction.creditTransactionId
     ? await findCreditAmount(db, job.organizationId, transaction.creditTransactionId)
     : 0;
   const dueCents = Math.max(0, transaction.amountCents - creditCents - transaction.paymentAmountCents);
-  for (const to of await listSuperAdminEmails(db, job.organizationId)) {
-    await deps.mailer.send(
-      accountInactiveMail({
-        to,
-        portalName: deps.portalName,
-        organizationName: inactive.account.name,
-        invoiceNumber: invoiceNumber(transaction.id),
-        dueAmount: `USD ${formatUsd(dueCents)}`,
-        link: deps.publicUrl,
-        deactivationDays: GRACE_DAYS,
-      }),
-    );
-  }
+  await deps.mailer.send(
+    accountInactiveMail({
+      to: job.to,
+      portalName: deps.portalName,
+      organizationName: inactive.account.name,
+      invoiceNumber: invoiceNumber(transaction.id),
+      dueAmount: `USD ${formatUsd(dueCents)}`,
+      link: deps.publicUrl,
+      deactivationDays: GRACE_DAYS,
+    }),
+  );
 }
 
 /**
@@ -359,6 +377,7 @@ class BillingWorkers implements JobWorkers {
       [IMPORT_USAGE_QUEUE, IMPORT_EXPIRY_SECONDS],
       [BILL_MONTH_QUEUE, BILLING_EXPIRY_SECONDS],
       [ACCOUNT_INACTIVE_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
+      [ACCOUNT_INACTIVE_MAIL_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
       [DEACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
       [REACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
     ] as const) {
@@ -390,6 +409,9 @@ class BillingWorkers implements JobWorkers {
     });
     await deps.jobQueue.work<AccountInactiveJob>(ACCOUNT_INACTIVE_QUEUE, {}, async ([job]) => {
       if (job) await noticeInactiveAccount(deps, job.data);
+    });
+    await deps.jobQueue.work<AccountInactiveMailJob>(ACCOUNT_INACTIVE_MAIL_QUEUE, {}, async ([job]) => {
+      if (job) await mailInactiveAccountNotice(deps, job.data);
     });
     await deps.jobQueue.work<DeactivateApplicationsJob>(DEACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
       if (job) await deactivateApplicationsOfInactiveAccount(deps, job.data);

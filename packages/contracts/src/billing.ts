@@ -67,6 +67,13 @@ export type SearchTransactionsRequest = z.infer<typeof SearchTransactionsRequest
 export const SearchTransactionsResponseSchema = z.array(TransactionSchema);
 
 /** The id in a path, padded as answered or not (`000000042` and `42` name the same transaction). */
+/** The query of a signed invoice link (GET /api/v1/invoices/{id}.pdf). */
+export const InvoiceLinkQuerySchema = z.object({
+  expires: z.string().max(20).describe('When the link stops working, in seconds since 1970'),
+  signature: z.string().max(100).describe("The link's signature"),
+});
+export type InvoiceLinkQuery = z.infer<typeof InvoiceLinkQuerySchema>;
+
 export const TransactionIdParamsSchema = z.object({ id: z.string().regex(/^\d{1,15}$/) });
 export const TransactionDetailParamsSchema = TransactionIdParamsSchema.extend({
   invoiceType: z.enum(INVOICE_TYPES),

@@ -1,4 +1,5 @@
 import {
+  InvoiceLinkQuerySchema,
   ContractsResponseSchema,
   ListTransactionsQuerySchema,
   ListTransactionsResponseSchema,
@@ -35,10 +36,6 @@ function serviceOf(app: FastifyInstance) {
   });
 }
 
-const InvoiceLinkQuerySchema = z.object({
-  expires: z.string().max(20).describe('When the link stops working, in seconds since 1970'),
-  signature: z.string().max(100).describe("The link's signature"),
-});
 const InvoicePdfSchema = z
   .custom<Buffer>((value) => Buffer.isBuffer(value))
   .meta({ type: 'string', format: 'binary', description: 'The invoice PDF' });

@@ -5,6 +5,7 @@ import {
   TRIAL_LENGTH_DAYS,
   type ComponentDetail,
   type ContractRecord,
+  type InvoiceLinkQuery,
   type InvoiceType,
   type ListTransactionsQuery,
   type ListTransactionsResponse,
@@ -59,7 +60,7 @@ import {
   type InvoiceLineValues,
   type TransactionRow,
 } from './billing.repository.ts';
-import type { InvoiceLinkCheck, InvoiceLinkQuery, InvoiceLinks } from './invoice-links.ts';
+import type { InvoiceLinkCheck, InvoiceLinks } from './invoice-links.ts';
 import { renderInvoicePdf, type InvoiceCustomer } from './invoice-pdf.ts';
 
 const DAY_MS = 86_400_000;

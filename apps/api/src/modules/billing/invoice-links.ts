@@ -5,6 +5,7 @@
  * is refused.
  */
 import crypto from 'node:crypto';
+import type { InvoiceLinkQuery } from '@portal/contracts';
 import { padTransactionId } from './billing-rules.ts';
 
 /** How long a link opens the invoice. */
@@ -14,11 +15,6 @@ export const INVOICE_LINKS_PREFIX = '/api/v1/invoices';
 
 /** What a link is: `valid`, or why it is refused. */
 export type InvoiceLinkCheck = 'valid' | 'invalid' | 'expired';
-
-export interface InvoiceLinkQuery {
-  expires: string;
-  signature: string;
-}
 
 /**
  * The key that signs invoice links, derived from the auth secret (HKDF) so that no other value signed

@@ -3,7 +3,7 @@
  * label transactions need these lists, not the schemas. The page size, the id padding and the trial
  * length are in constants.ts (TRANSACTION_PAGE_SIZE, TRANSACTION_ID_PADDING, TRIAL_LENGTH_DAYS).
  */
-import type { PlanKey } from './constants.ts';
+import { TRANSACTION_ID_PADDING, type PlanKey } from './constants.ts';
 
 export const TRANSACTION_TYPES = ['other', 'topup', 'service_charge', 'service_credit'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -43,3 +43,10 @@ export const PLAN_PRICES_MICRO_USD: Record<PlanKey, number> = {
 
 export const USAGE_TYPES = ['mau'] as const;
 export type UsageType = (typeof USAGE_TYPES)[number];
+
+/** A transaction id as shown and answered (§9: zero-padded to 9 digits), from its sequence number or its text. */
+export function padTransactionId(id: number | string): string {
+  if (typeof id === 'number' && (!Number.isSafeInteger(id) || id < 1))
+    throw new RangeError('a transaction id is a number ≥ 1');
+  return String(id).padStart(TRANSACTION_ID_PADDING, '0');
+}

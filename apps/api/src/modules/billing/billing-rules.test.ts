@@ -1,3 +1,4 @@
+import { padTransactionId } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   centsToUsd,
@@ -5,7 +6,6 @@ import {
   formatUnitPriceUsd,
   formatUsd,
   lineAmountCents,
-  padTransactionId,
   paygCharge,
   ratePercentToBasisPoints,
   settleFromBalance,

@@ -6,7 +6,6 @@
 import {
   BILLING_CYCLE_PATTERN,
   PLAN_PRICES_MICRO_USD,
-  TRANSACTION_ID_PADDING,
   type PlanKey,
   type TransactionStatus,
 } from '@portal/contracts';
@@ -260,11 +259,4 @@ export function formatUnitPriceUsd(microUsd: number): string {
     .padStart(6, '0')
     .replace(/0{1,4}$/, '');
   return `${micro / 1_000_000n}.${decimals}`;
-}
-
-/** A transaction's sequence number as shown and answered: zero-padded to 9 digits (§9). */
-export function padTransactionId(sequence: number): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 1)
-    throw new RangeError('a transaction id is a number ≥ 1');
-  return String(sequence).padStart(TRANSACTION_ID_PADDING, '0');
 }

@@ -17,6 +17,7 @@ import {
   type TransactionReportResponse,
   type TransactionStatus,
   type UsageRecord,
+  padTransactionId,
 } from '@portal/contracts';
 import type { SessionUser } from '../../auth/session.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -28,7 +29,6 @@ import { countries, subdivisionsOf } from '../utils/geography.ts';
 import {
   centsToUsd,
   flatRateInvoice,
-  padTransactionId,
   parseBillingCycle,
   paygCharge,
   ratePercentToBasisPoints,

@@ -1,3 +1,4 @@
+import { padTransactionId } from '@portal/contracts';
 /**
  * Signed links to an invoice PDF. The report endpoint answers one to a member allowed to see the
  * invoice; the browser opens it in a new tab, where it works without a session until it expires.
@@ -6,7 +7,6 @@
  */
 import crypto from 'node:crypto';
 import type { InvoiceLinkQuery } from '@portal/contracts';
-import { padTransactionId } from './billing-rules.ts';
 
 /** How long a link opens the invoice. */
 export const INVOICE_LINK_LIFETIME_MS = 10 * 60_000;

@@ -14,13 +14,13 @@ import type {
   SetLimitsRequest,
   SetStatusRequest,
 } from '@portal/contracts';
-import { OPERATOR_ORGANIZATION_PAGE_SIZE } from '@portal/contracts';
+import { OPERATOR_ORGANIZATION_PAGE_SIZE, padTransactionId } from '@portal/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { updateOrganization } from '../accounts/accounts.repository.ts';
-import { centsToUsd, padTransactionId, usdToCents } from '../billing/billing-rules.ts';
+import { centsToUsd, usdToCents } from '../billing/billing-rules.ts';
 import {
   importUsage,
   noticeAccountsMadeInactive,

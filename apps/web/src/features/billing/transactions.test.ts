@@ -1,11 +1,15 @@
-import { TRANSACTION_STATUSES, type MauDetailLine, type Transaction } from '@portal/contracts';
+import {
+  TRANSACTION_STATUSES,
+  type MauDetailLine,
+  type Transaction,
+  padTransactionId,
+} from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   canPayByCard,
   formatUsd,
   invoicePaymentPath,
   mauDetailRows,
-  padTransactionId,
   searchTermOf,
   showsPagination,
   statusTone,

@@ -1,6 +1,5 @@
 import {
   PAYABLE_TRANSACTION_STATUS,
-  TRANSACTION_ID_PADDING,
   TRANSACTION_PAGE_SIZE,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
@@ -21,11 +20,6 @@ const usd = new Intl.NumberFormat('en-US', {
 /** An amount as every billing page shows it (§9: USD, 2 decimals): $1,234.50 */
 export function formatUsd(amount: number): string {
   return usd.format(amount);
-}
-
-/** A transaction id as shown (§9: padded with zeros to 9 digits), whether given padded or not. */
-export function padTransactionId(id: string): string {
-  return id.padStart(TRANSACTION_ID_PADDING, '0');
 }
 
 /** Paid is the one settled status and is styled as a success; every other status is information. */

@@ -1,3 +1,4 @@
+import { padTransactionId } from '@portal/contracts';
 import { Anchor, Breadcrumbs, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { PaymentSummary, Transaction } from '@portal/contracts';
 import { IconCreditCard, IconFileDownload } from '@tabler/icons-react';
@@ -7,7 +8,7 @@ import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaymentSummary } from '../api/get-payment-summary';
 import { useTransaction } from '../api/get-transaction';
-import { canPayByCard, formatUsd, invoicePaymentPath, padTransactionId } from '../transactions';
+import { canPayByCard, formatUsd, invoicePaymentPath } from '../transactions';
 import { InvoiceDetail } from './invoice-detail';
 import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';

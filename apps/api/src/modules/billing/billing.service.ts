@@ -44,6 +44,7 @@ import {
   findTransaction,
   findTransactionOrganizationId,
   insertCycleTransaction,
+  insertGrantedCredit,
   insertInvoiceLines,
   listBilledApplications,
   listCycleUsage,
@@ -90,6 +91,12 @@ export interface BillingDeps {
 /** The invoice PDF a signed link opens, or why the link is refused. */
 export type InvoiceDownload =
   { refused: Exclude<InvoiceLinkCheck, 'valid'> } | { fileName: string; pdf: Buffer };
+
+export interface CreditGrant {
+  transactionId: number;
+  amountCents: number;
+  balanceCents: number;
+}
 
 export interface RunMonthlyBillingOptions {
   /** The month to bill, `YYYY-MM`; it must have ended. */
@@ -377,6 +384,28 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
   }
 
   return {
+    /**
+     * Raises an organisation's prepaid balance by credit an operator grants: the ledger's service
+     * credit and the balance movement it causes are written in one database transaction, so neither
+     * exists without the other. Money still due stays due: settling it is the payment's work.
+     */
+    async grantCredit(
+      organizationId: string,
+      { amountCents, note, now = new Date() }: { amountCents: number; note: string; now?: Date },
+    ): Promise<CreditGrant> {
+      return db.transaction(async (tx) => {
+        // The row lock orders this grant with a billing run paying from the same balance.
+        await lockBalance(tx, organizationId);
+        const credit = await insertGrantedCredit(tx, organizationId, {
+          amountCents,
+          notes: note,
+          paidAt: now,
+        });
+        const balanceCents = await moveBalance(tx, organizationId, credit.id, amountCents);
+        return { transactionId: credit.id, amountCents, balanceCents };
+      });
+    },
+
     /**
      * Bills a month that has ended: each PAYG organisation's service charge (and trial credit),
      * paid from its balance, and each flat-rate organisation's licence invoice. Each organisation

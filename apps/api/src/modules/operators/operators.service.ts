@@ -28,7 +28,6 @@ import {
 } from '../billing/billing.jobs.ts';
 import { markAccountActive, markAccountInactive } from '../billing/billing.repository.ts';
 import { billingService } from '../billing/billing.service.ts';
-import { grantCredit } from '../billing/credit-grants.ts';
 import {
   countApplicationsAndMembers,
   findOrganization,
@@ -169,7 +168,7 @@ export function operatorsService({
 
     async grantCredit(reference: string, { amount, note }: GrantCreditRequest): Promise<GrantCreditResponse> {
       const organizationId = await resolveOrganizationId(reference);
-      const grant = await grantCredit(db, organizationId, {
+      const grant = await billingService({ db, productName }).grantCredit(organizationId, {
         amountCents: usdToCents(amount),
         note,
         now: now(),

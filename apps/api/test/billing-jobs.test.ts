@@ -14,7 +14,9 @@ import {
   importUsage,
   inactivateAccountsWithOverdueInvoices,
   reactivateAccountWhenSettled,
+  sendOwedInactiveNotices,
 } from '../src/modules/billing/billing.jobs.ts';
+import { billingService } from '../src/modules/billing/billing.service.ts';
 import { RegionClient } from '../src/regions/region-client.ts';
 import {
   countServiceCharges,
@@ -365,6 +367,37 @@ describe('an account left with money due', () => {
     const mails = await until(
       'the inactive mail',
       () => mailsTo(t.app, flatRateOwner),
+      (list) => list.some((mail) => mail.subject.includes('inactive')),
+    );
+    expect(mails.filter((mail) => mail.subject.includes('inactive'))).toHaveLength(1);
+  });
+
+  it('a run cut off before its notice is sent leaves the notice owed, and the next sweep sends it once', async () => {
+    const cutOffOwner = 'owner@cut-off-notice.example.com';
+    const cookie = await setUpOrganization(t.app, cutOffOwner);
+    const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+    const cutOff = (me.json() as { organizationId: string }).organizationId;
+    await newApplicationWithUsage(t.database.db, cutOff, { plan: 'max', billingCycle: '2025-06', mau: 50 });
+
+    // The run's database work alone, as when the process dies right after it.
+    const run = await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
+      cycle: '2025-06',
+      organizationId: cutOff,
+    });
+    const owedFor = run.billed[0]?.transactionId;
+    expect(run.becameInactive).toEqual([cutOff]);
+    expect(await organizationRow(t.database.db, cutOff)).toMatchObject({
+      accountStatus: 'inactive',
+      inactiveNoticeTransactionId: owedFor,
+    });
+
+    const deps = { db: t.database.db, jobQueue: t.app.jobQueue };
+    await sendOwedInactiveNotices(deps);
+    await sendOwedInactiveNotices(deps);
+    expect((await organizationRow(t.database.db, cutOff)).inactiveNoticeTransactionId).toBeNull();
+    const mails = await until(
+      'the owed notice',
+      () => mailsTo(t.app, cutOffOwner),
       (list) => list.some((mail) => mail.subject.includes('inactive')),
     );
     expect(mails.filter((mail) => mail.subject.includes('inactive'))).toHaveLength(1);

@@ -152,6 +152,10 @@ export const organization = pgTable('organization', {
   // overdraft the operator allows).
   balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
   minimumBalanceCents: bigint('minimum_balance_cents', { mode: 'number' }).notNull().default(0),
+  // The transaction left due whose inactive-account notice is still to be sent: set with the status
+  // in the same database transaction and cleared once the notice is queued, so a crash in between
+  // leaves it for the next sweep instead of losing the notice.
+  inactiveNoticeTransactionId: bigint('inactive_notice_transaction_id', { mode: 'number' }),
   // Flat-rate: the licence (its MAU and monthly fee), the price plan of each MAU above it and the
   // support plan with its monthly fee; PAYG leaves them at their defaults.
   licenseMau: integer('license_mau').notNull().default(0),

@@ -10,6 +10,7 @@ import type { RegionClient } from '../../regions/region-client.ts';
 import { updateApplicationInState } from '../applications/applications.repository.ts';
 import { formatUsd } from './billing-rules.ts';
 import {
+  clearOwedInactiveNotice,
   findAccount,
   findCreditAmount,
   findTransaction,
@@ -17,12 +18,13 @@ import {
   listApplicationsInState,
   listApplicationsWithNetwork,
   listOverdueFlatRateInvoices,
+  listOwedInactiveNotices,
   listSuperAdminEmails,
   markAccountActive,
   markAccountInactive,
   recordApplicationUsage,
 } from './billing.repository.ts';
-import { billingService, invoiceNumber, type BillingRunResult } from './billing.service.ts';
+import { billingService, invoiceNumber } from './billing.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
@@ -161,7 +163,7 @@ export async function billMonth(
   cycle: string,
 ) {
   const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
-  await noticeAccountsMadeInactive(deps.jobQueue, run);
+  await sendOwedInactiveNotices(deps);
   if (run.failed.length > 0) {
     const failures = run.failed.map((failure) => `${failure.organizationId}: ${failure.error}`);
     throw new Error(`${run.failed.length} organisations not billed for ${cycle}: ${failures.join('; ')}`);
@@ -169,11 +171,15 @@ export async function billMonth(
   return run;
 }
 
-/** Sends the notice of each account a billing run made inactive, for the charge it left due. */
-export async function noticeAccountsMadeInactive(jobQueue: JobQueue, run: BillingRunResult) {
-  for (const organizationId of run.becameInactive) {
-    const billed = run.billed.find((organization) => organization.organizationId === organizationId);
-    if (billed) await accountBecameInactive(jobQueue, organizationId, billed.transactionId);
+/**
+ * Sends the notice every inactive account is owed (recorded with the status by the billing run and
+ * the overdue check), then records it sent. A crash before the send leaves it owed for the next
+ * sweep; a crash after it sends it again, which its id makes a no-op.
+ */
+export async function sendOwedInactiveNotices(deps: Pick<BillingJobsDeps, 'db' | 'jobQueue'>) {
+  for (const { organizationId, transactionId } of await listOwedInactiveNotices(deps.db)) {
+    await accountBecameInactive(deps.jobQueue, organizationId, transactionId);
+    await clearOwedInactiveNotice(deps.db, organizationId, transactionId);
   }
 }
 
@@ -182,15 +188,14 @@ export async function noticeAccountsMadeInactive(jobQueue: JobQueue, run: Billin
  * super-admins and the deactivation of its applications after the grace period. The job id comes
  * from the account and the transaction, so sending it again for the same debt is a no-op.
  */
-export async function accountBecameInactive(
-  jobQueue: JobQueue,
-  organizationId: string,
-  transactionId: number,
-) {
+async function accountBecameInactive(jobQueue: JobQueue, organizationId: string, transactionId: number) {
   const job: AccountInactiveJob = { organizationId, transactionId };
-  await jobQueue.send(ACCOUNT_INACTIVE_QUEUE, job, {
-    id: jobIdOf('account-inactive', organizationId, String(transactionId)),
-  });
+  await sendOnce(
+    jobQueue,
+    ACCOUNT_INACTIVE_QUEUE,
+    job,
+    jobIdOf('account-inactive', organizationId, String(transactionId)),
+  );
 }
 
 type AccountJobDeps = Pick<
@@ -335,16 +340,18 @@ export async function reactivateApplicationsSoon(jobQueue: JobQueue, organizatio
   await jobQueue.send(REACTIVATE_APPLICATIONS_QUEUE, job, { id: crypto.randomUUID() });
 }
 
-/** Flat-rate invoices open for the grace period make their accounts inactive, with the same notice. */
+/**
+ * Flat-rate invoices open for the grace period make their accounts inactive, with the same notice;
+ * the notices owed are sent after, those a crash left unsent included.
+ */
 export async function inactivateAccountsWithOverdueInvoices(
   deps: Pick<BillingJobsDeps, 'db' | 'jobQueue' | 'now'>,
 ) {
   const issuedBefore = new Date(deps.now().getTime() - GRACE_DAYS * DAY_MS);
   for (const overdue of await listOverdueFlatRateInvoices(deps.db, issuedBefore)) {
-    if (await markAccountInactive(deps.db, overdue.organizationId)) {
-      await accountBecameInactive(deps.jobQueue, overdue.organizationId, overdue.transactionId);
-    }
+    await markAccountInactive(deps.db, overdue.organizationId, overdue.transactionId);
   }
+  await sendOwedInactiveNotices(deps);
 }
 
 /**

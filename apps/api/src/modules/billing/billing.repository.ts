@@ -351,12 +351,19 @@ export async function settleTransaction(
     .where(and(ofOrganization(organizationId), eq(transactions.id, transactionId)));
 }
 
-/** Sets an active account inactive; true when it was active until now. */
-export async function markAccountInactive(executor: Executor, organizationId: string): Promise<boolean> {
+/**
+ * Sets an active account inactive; true when it was active until now. Made inactive by a transaction
+ * left due, the account owes its super-admins a notice about it, recorded with the status.
+ */
+export async function markAccountInactive(
+  executor: Executor,
+  organizationId: string,
+  noticeOwedFor: number | null = null,
+): Promise<boolean> {
   const { organization } = schema;
   const rows = await executor
     .update(organization)
-    .set({ accountStatus: 'inactive', updatedAt: new Date() })
+    .set({ accountStatus: 'inactive', inactiveNoticeTransactionId: noticeOwedFor, updatedAt: new Date() })
     .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'active')))
     .returning({ id: organization.id });
   return rows.length > 0;
@@ -431,12 +438,35 @@ export async function listOverdueFlatRateInvoices(executor: Executor, issuedBefo
     .orderBy(asc(transactions.createdAt));
 }
 
+/** Inactive accounts whose notice is owed, with the transaction left due that made them so. */
+export async function listOwedInactiveNotices(executor: Executor) {
+  const { organization } = schema;
+  const rows = await executor
+    .select({ organizationId: organization.id, transactionId: organization.inactiveNoticeTransactionId })
+    .from(organization)
+    .where(and(eq(organization.accountStatus, 'inactive'), isNotNull(organization.inactiveNoticeTransactionId)));
+  return rows.flatMap(({ organizationId, transactionId }) =>
+    transactionId === null ? [] : [{ organizationId, transactionId }],
+  );
+}
+
+/** Records the notice of that transaction as queued. */
+export async function clearOwedInactiveNotice(executor: Executor, organizationId: string, transactionId: number) {
+  const { organization } = schema;
+  await executor
+    .update(organization)
+    .set({ inactiveNoticeTransactionId: null })
+    .where(
+      and(eq(organization.id, organizationId), eq(organization.inactiveNoticeTransactionId, transactionId)),
+    );
+}
+
 /** Sets an inactive account active; true when it was inactive until now. */
 export async function markAccountActive(executor: Executor, organizationId: string): Promise<boolean> {
   const { organization } = schema;
   const rows = await executor
     .update(organization)
-    .set({ accountStatus: 'active', updatedAt: new Date() })
+    .set({ accountStatus: 'active', inactiveNoticeTransactionId: null, updatedAt: new Date() })
     .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'inactive')))
     .returning({ id: organization.id });
   return rows.length > 0;

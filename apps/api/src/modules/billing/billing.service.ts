@@ -322,7 +322,7 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
         creditTransactionId: credit?.id ?? null,
       });
       const becameInactive =
-        settlement.accountBecomesInactive && (await markAccountInactive(tx, organization.id));
+        settlement.accountBecomesInactive && (await markAccountInactive(tx, organization.id, invoice.id));
       return {
         becameInactive,
         billed: {

@@ -23,8 +23,8 @@ import { updateOrganization } from '../accounts/accounts.repository.ts';
 import { centsToUsd, usdToCents } from '../billing/billing-rules.ts';
 import {
   importUsage,
-  noticeAccountsMadeInactive,
   reactivateApplicationsSoon,
+  sendOwedInactiveNotices,
 } from '../billing/billing.jobs.ts';
 import { markAccountActive, markAccountInactive } from '../billing/billing.repository.ts';
 import { billingService } from '../billing/billing.service.ts';
@@ -210,7 +210,7 @@ export function operatorsService({
         organizationId,
         now: at,
       });
-      await noticeAccountsMadeInactive(jobQueue, run);
+      await sendOwedInactiveNotices({ db, jobQueue });
       return {
         month: run.cycle,
         billed: run.billed.map((billed) => ({

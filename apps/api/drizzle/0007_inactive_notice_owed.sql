@@ -1,0 +1,1 @@
+ALTER TABLE "organization" ADD COLUMN "inactive_notice_transaction_id" bigint;

@@ -282,6 +282,46 @@ describe('granting credit', () => {
     expect(bystanderMovements).toEqual([]);
   });
 
+  it('grants once per idempotency key: a repeat, even concurrent, answers the grant made and moves nothing', async () => {
+    const grantee = await newOrganization(t.database.db, { balanceCents: 1000 });
+    const body = { amount: '20.00', note: 'Retried grant', idempotencyKey: 'ticket-4711' };
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => operator('POST', `/organizations/${grantee}/credits`, body)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 201]);
+    const grants = answers.map(
+      (answer) => answer.json() as { transactionId: string; alreadyGranted: boolean },
+    );
+    expect(new Set(grants.map((grant) => grant.transactionId)).size).toBe(1);
+    expect(grants.filter((grant) => !grant.alreadyGranted)).toHaveLength(1);
+    expect(answers.map((answer) => (answer.json() as { balance: number }).balance)).toEqual([30, 30, 30]);
+    expect(await ledgerOf(grantee)).toHaveLength(1);
+    expect(await balanceMovementsOf(grantee)).toHaveLength(1);
+
+    const otherKey = await operator('POST', `/organizations/${grantee}/credits`, {
+      ...body,
+      idempotencyKey: 'ticket-4712',
+    });
+    expect(otherKey.statusCode).toBe(201);
+    expect((await organization(grantee)).balance).toBe(50);
+  });
+
+  it('refuses an idempotency key repeated with a different amount or note, and moves nothing', async () => {
+    const grantee = await newOrganization(t.database.db);
+    const first = { amount: '5.00', note: 'First', idempotencyKey: 'reused-key' };
+    expect((await operator('POST', `/organizations/${grantee}/credits`, first)).statusCode).toBe(201);
+    for (const changed of [
+      { ...first, amount: '6.00' },
+      { ...first, note: 'Second' },
+    ]) {
+      const refused = await operator('POST', `/organizations/${grantee}/credits`, changed);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', field: 'idempotencyKey' });
+    }
+    expect(await ledgerOf(grantee)).toHaveLength(1);
+    expect((await organization(grantee)).balance).toBe(5);
+  });
+
   it.each([
     [{ amount: '0', note: 'x' }, 'amount'],
     [{ amount: '-5.00', note: 'x' }, 'amount'],
@@ -289,6 +329,8 @@ describe('granting credit', () => {
     [{ amount: 5, note: 'x' }, 'amount'],
     [{ amount: '5.00' }, 'note'],
     [{ amount: '5.00', note: '   ' }, 'note'],
+    [{ amount: '5.00', note: 'x', idempotencyKey: '' }, 'idempotencyKey'],
+    [{ amount: '5.00', note: 'x', idempotencyKey: 'k'.repeat(101) }, 'idempotencyKey'],
   ])('refuses %j naming %s, and moves nothing', async (body, field) => {
     const grantee = await newOrganization(t.database.db);
     expectFieldError(await operator('POST', `/organizations/${grantee}/credits`, body), field);

@@ -88,6 +88,30 @@ describe('the operator CLI', () => {
     );
   });
 
+  it('grants once when the command is repeated with its key', async () => {
+    const command = [
+      'org',
+      'grant-credit',
+      OWNER_EMAIL,
+      '--amount',
+      '7.00',
+      '--note',
+      'Once',
+      '--key',
+      'cli-key-1',
+    ];
+    const first = await portal(command);
+    const repeated = await portal(command);
+    expect(first.stdout).toMatch(
+      /^Granted USD 7\.00 as transaction (\d{9}); the balance is now USD 57\.00\.\n$/,
+    );
+    const transactionId = /transaction (\d{9})/.exec(first.stdout)?.[1];
+    expect(repeated.code, repeated.stderr).toBe(EXIT_OK);
+    expect(repeated.stdout).toBe(
+      `Already granted USD 7.00 as transaction ${transactionId}; the balance is now USD 57.00.\n`,
+    );
+  });
+
   it('imports usage and runs a billing twice, billing once, with a progress line', async () => {
     const imported = await portal(['usage', 'import', '--month', '2025-05']);
     expect(imported.code, imported.stderr).toBe(EXIT_OK);
@@ -182,6 +206,13 @@ describe('the operator CLI', () => {
     expect(unreachable.code).toBe(EXIT_FAILED);
     expect(unreachable.stderr).toBe(
       `The portal is not reachable at http://127.0.0.1:${port} (ECONNREFUSED). Start it (npm start) or set PORTAL_URL to where it runs.\n`,
+    );
+    const grant = await portal(
+      ['org', 'grant-credit', 'x', '--amount', '5.00', '--note', 'n', '--key', 'lost-answer'],
+      { PORTAL_URL: `http://127.0.0.1:${port}` },
+    );
+    expect(grant.stderr).toContain(
+      'The credit may have been granted: repeat the command with --key lost-answer to grant it at most once.',
     );
   });
 });

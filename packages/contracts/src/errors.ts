@@ -37,6 +37,7 @@ export const ERROR_DEFINITIONS = {
   ROLE_NOT_ASSIGNABLE: { status: 403, message: 'errors.roleNotAssignable' },
   MEMBER_NOT_EDITABLE: { status: 403, message: 'errors.memberNotEditable' },
   CANNOT_REMOVE_SELF: { status: 409, message: 'errors.cannotRemoveSelf' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'errors.idempotencyKeyReused' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

@@ -112,6 +112,7 @@ export const messages = {
   'errors.roleNotAssignable': 'You cannot give this role.',
   'errors.memberNotEditable': 'You cannot change or remove this member.',
   'errors.cannotRemoveSelf': 'You cannot remove yourself from the organization.',
+  'errors.idempotencyKeyReused': 'This idempotency key was already used for a different request.',
   'errors.unknownApplication': 'One of the selected applications does not exist.',
   'errors.unknownCountry': 'Unknown country code.',
   'errors.unknownState': 'Unknown state for this country.',

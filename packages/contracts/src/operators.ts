@@ -122,6 +122,8 @@ export type SetFreeCreditRequest = z.infer<typeof SetFreeCreditRequestSchema>;
 export const GrantCreditRequestSchema = z.object({
   amount: UsdAmountSchema.refine((amount) => Number(amount) > 0, 'must be more than 0'),
   note: z.string().trim().min(1).max(500),
+  /** Names the grant: the same key again answers the grant it made instead of granting twice. */
+  idempotencyKey: z.string().trim().min(1).max(100).optional(),
 });
 export type GrantCreditRequest = z.infer<typeof GrantCreditRequestSchema>;
 
@@ -129,6 +131,8 @@ export const GrantCreditResponseSchema = z.object({
   transactionId: z.string(),
   amount: z.number(),
   balance: z.number(),
+  /** True when an earlier request with the same idempotency key made this grant. */
+  alreadyGranted: z.boolean(),
 });
 export type GrantCreditResponse = z.infer<typeof GrantCreditResponseSchema>;
 

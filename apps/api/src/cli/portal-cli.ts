@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -35,7 +36,7 @@ export const USAGE = `usage: npm run portal -- <command> [--json]
   org set-limits <org> [--apps N] [--members N]
   org set-status <org> active|inactive
   org set-free-credit <org> on|off
-  org grant-credit <org> --amount 50.00 --note TEXT
+  org grant-credit <org> --amount 50.00 --note TEXT [--key KEY]
   usage import [--month YYYY-MM]
   billing run --month YYYY-MM [--org <org>]
 
@@ -63,6 +64,8 @@ interface Call {
   body?: unknown;
   /** Shown while the call runs, with the seconds it has taken. */
   progress?: string;
+  /** How to repeat a call that moves money safely when its answer was lost. */
+  repeatSafely?: string;
 }
 
 interface Command {
@@ -252,16 +255,22 @@ const COMMANDS: Record<string, Command> = {
   },
   'org grant-credit': {
     arguments: ['org'],
-    options: { amount: { type: 'string' }, note: { type: 'string' } },
-    call: ({ org }, values) => ({
-      method: 'POST',
-      path: organizationPath(org!, '/credits'),
-      body: { amount: required(values, 'amount'), note: required(values, 'note') },
-    }),
+    options: { amount: { type: 'string' }, note: { type: 'string' }, key: { type: 'string' } },
+    call: ({ org }, values) => {
+      // Each grant is named, so repeating the command with its key cannot grant twice.
+      const idempotencyKey = text(values, 'key') ?? crypto.randomUUID();
+      return {
+        method: 'POST',
+        path: organizationPath(org!, '/credits'),
+        body: { amount: required(values, 'amount'), note: required(values, 'note'), idempotencyKey },
+        repeatSafely: `The credit may have been granted: repeat the command with --key ${idempotencyKey} to grant it at most once.`,
+      };
+    },
     print(answer) {
       const grant = answer as GrantCreditResponse;
+      const what = grant.alreadyGranted ? 'Already granted' : 'Granted';
       return {
-        text: `Granted ${usd(grant.amount)} as transaction ${grant.transactionId}; the balance is now ${usd(grant.balance)}.`,
+        text: `${what} ${usd(grant.amount)} as transaction ${grant.transactionId}; the balance is now ${usd(grant.balance)}.`,
       };
     },
   },
@@ -389,7 +398,8 @@ async function request(io: CliIo, call: Call, quiet: boolean): Promise<unknown> 
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new CliFailure(
       `The portal is not reachable at ${portalUrl} (${cause?.code ?? cause?.message ?? (error as Error).message}). ` +
-        'Start it (npm start) or set PORTAL_URL to where it runs.',
+        'Start it (npm start) or set PORTAL_URL to where it runs.' +
+        (call.repeatSafely ? ` ${call.repeatSafely}` : ''),
     );
   } finally {
     stopProgress();

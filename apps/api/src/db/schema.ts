@@ -312,6 +312,8 @@ export const ledgerTransaction = pgTable(
       (): AnyPgColumn => ledgerTransaction.id,
     ),
     notes: text('notes').notNull().default(''),
+    /** The caller's name for a request that moves money, so repeating it moves nothing more. */
+    idempotencyKey: text('idempotency_key'),
     invoiceType: text('invoice_type', { enum: INVOICE_TYPES }),
     billingCycle: text('billing_cycle'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -319,6 +321,7 @@ export const ledgerTransaction = pgTable(
   },
   (t) => [
     uniqueIndex('ledger_transaction_cycle_type_idx').on(t.organizationId, t.billingCycle, t.type),
+    uniqueIndex('ledger_transaction_idempotency_key_idx').on(t.organizationId, t.idempotencyKey),
     index('ledger_transaction_organization_created_idx').on(t.organizationId, t.createdAt, t.id),
     index('ledger_transaction_organization_padded_id_idx').on(
       t.organizationId,

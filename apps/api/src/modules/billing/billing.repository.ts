@@ -56,15 +56,18 @@ export async function searchTransactions(
     .limit(limit);
 }
 
+/** A transaction of the organisation, by its id or by the idempotency key of the request that wrote it. */
 export async function findTransaction(
   executor: Executor,
   organizationId: string,
-  transactionId: number,
+  by: number | { idempotencyKey: string },
 ): Promise<TransactionRow | undefined> {
+  const identified =
+    typeof by === 'number' ? eq(transactions.id, by) : eq(transactions.idempotencyKey, by.idempotencyKey);
   const [row] = await executor
     .select()
     .from(transactions)
-    .where(and(ofOrganization(organizationId), eq(transactions.id, transactionId)))
+    .where(and(ofOrganization(organizationId), identified))
     .limit(1);
   return row;
 }
@@ -275,16 +278,17 @@ export async function insertCycleTransaction(
 }
 
 /** Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's note. */
+/** Writes a granted credit; undefined when its idempotency key names an earlier transaction. */
 export async function insertGrantedCredit(
   tx: Tx,
   organizationId: string,
-  values: { amountCents: number; notes: string; paidAt: Date },
-): Promise<TransactionRow> {
+  values: { amountCents: number; notes: string; paidAt: Date; idempotencyKey: string | null },
+): Promise<TransactionRow | undefined> {
   const [row] = await tx
     .insert(transactions)
     .values({ ...values, organizationId, type: 'service_credit', status: 'paid' })
+    .onConflictDoNothing({ target: [transactions.organizationId, transactions.idempotencyKey] })
     .returning();
-  if (!row) throw new Error('the granted credit was not written');
   return row;
 }
 
@@ -444,14 +448,20 @@ export async function listOwedInactiveNotices(executor: Executor) {
   const rows = await executor
     .select({ organizationId: organization.id, transactionId: organization.inactiveNoticeTransactionId })
     .from(organization)
-    .where(and(eq(organization.accountStatus, 'inactive'), isNotNull(organization.inactiveNoticeTransactionId)));
+    .where(
+      and(eq(organization.accountStatus, 'inactive'), isNotNull(organization.inactiveNoticeTransactionId)),
+    );
   return rows.flatMap(({ organizationId, transactionId }) =>
     transactionId === null ? [] : [{ organizationId, transactionId }],
   );
 }
 
 /** Records the notice of that transaction as queued. */
-export async function clearOwedInactiveNotice(executor: Executor, organizationId: string, transactionId: number) {
+export async function clearOwedInactiveNotice(
+  executor: Executor,
+  organizationId: string,
+  transactionId: number,
+) {
   const { organization } = schema;
   await executor
     .update(organization)

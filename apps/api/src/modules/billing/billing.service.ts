@@ -96,6 +96,8 @@ export interface CreditGrant {
   transactionId: number;
   amountCents: number;
   balanceCents: number;
+  /** An earlier request with the same idempotency key made this grant; nothing moved now. */
+  alreadyGranted: boolean;
 }
 
 export interface RunMonthlyBillingOptions {
@@ -388,21 +390,47 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
      * Raises an organisation's prepaid balance by credit an operator grants: the ledger's service
      * credit and the balance movement it causes are written in one database transaction, so neither
      * exists without the other. Money still due stays due: settling it is the payment's work.
+     * Repeated with its idempotency key (a retry after a lost answer), it answers the grant made.
      */
     async grantCredit(
       organizationId: string,
-      { amountCents, note, now = new Date() }: { amountCents: number; note: string; now?: Date },
+      {
+        amountCents,
+        note,
+        idempotencyKey,
+        now = new Date(),
+      }: { amountCents: number; note: string; idempotencyKey?: string; now?: Date },
     ): Promise<CreditGrant> {
       return db.transaction(async (tx) => {
-        // The row lock orders this grant with a billing run paying from the same balance.
-        await lockBalance(tx, organizationId);
+        // The row lock orders this grant with a billing run paying from the same balance, and a
+        // repeat of it after this one.
+        const balance = await lockBalance(tx, organizationId);
         const credit = await insertGrantedCredit(tx, organizationId, {
           amountCents,
           notes: note,
           paidAt: now,
+          idempotencyKey: idempotencyKey ?? null,
         });
-        const balanceCents = await moveBalance(tx, organizationId, credit.id, amountCents);
-        return { transactionId: credit.id, amountCents, balanceCents };
+        if (credit) {
+          const balanceCents = await moveBalance(tx, organizationId, credit.id, amountCents);
+          return { transactionId: credit.id, amountCents, balanceCents, alreadyGranted: false };
+        }
+        const earlier = idempotencyKey
+          ? await findTransaction(tx, organizationId, { idempotencyKey })
+          : undefined;
+        if (
+          earlier?.type !== 'service_credit' ||
+          earlier.amountCents !== amountCents ||
+          earlier.notes !== note
+        ) {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'idempotencyKey' });
+        }
+        return {
+          transactionId: earlier.id,
+          amountCents,
+          balanceCents: balance.balanceCents,
+          alreadyGranted: true,
+        };
       });
     },
 

@@ -87,9 +87,18 @@ export async function operatorsRoutes(app: FastifyInstance) {
 
   r.post(
     '/organizations/:organization/credits',
-    { schema: { params, body: GrantCreditRequestSchema, response: { 201: GrantCreditResponseSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await service.grantCredit(request.params.organization, request.body)),
+    {
+      schema: {
+        params,
+        body: GrantCreditRequestSchema,
+        response: { 200: GrantCreditResponseSchema, 201: GrantCreditResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const grant = await service.grantCredit(request.params.organization, request.body);
+      // A repeat with the same idempotency key created nothing.
+      return reply.status(grant.alreadyGranted ? 200 : 201).send(grant);
+    },
   );
 
   r.post(

@@ -166,17 +166,22 @@ export function operatorsService({
       return update(reference, { isFreeCredit: enabled });
     },
 
-    async grantCredit(reference: string, { amount, note }: GrantCreditRequest): Promise<GrantCreditResponse> {
+    async grantCredit(
+      reference: string,
+      { amount, note, idempotencyKey }: GrantCreditRequest,
+    ): Promise<GrantCreditResponse> {
       const organizationId = await resolveOrganizationId(reference);
       const grant = await billingService({ db, productName }).grantCredit(organizationId, {
         amountCents: usdToCents(amount),
         note,
+        idempotencyKey,
         now: now(),
       });
       return {
         transactionId: padTransactionId(grant.transactionId),
         amount: centsToUsd(grant.amountCents),
         balance: centsToUsd(grant.balanceCents),
+        alreadyGranted: grant.alreadyGranted,
       };
     },
 

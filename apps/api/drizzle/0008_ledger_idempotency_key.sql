@@ -1,0 +1,2 @@
+ALTER TABLE "ledger_transaction" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_transaction_idempotency_key_idx" ON "ledger_transaction" USING btree ("organization_id","idempotency_key");

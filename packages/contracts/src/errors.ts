@@ -38,6 +38,13 @@ export const ERROR_DEFINITIONS = {
   MEMBER_NOT_EDITABLE: { status: 403, message: 'errors.memberNotEditable' },
   CANNOT_REMOVE_SELF: { status: 409, message: 'errors.cannotRemoveSelf' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'errors.idempotencyKeyReused' },
+  CARD_NOT_SUPPORTED: { status: 422, message: 'errors.cardNotSupported' },
+  CARD_DECLINED: { status: 402, message: 'errors.cardDeclined' },
+  CARD_INSUFFICIENT_FUNDS: { status: 402, message: 'errors.cardInsufficientFunds' },
+  CARD_EXPIRED: { status: 402, message: 'errors.cardExpired' },
+  CARD_TOKEN_INVALID: { status: 400, message: 'errors.cardTokenInvalid' },
+  TRANSACTION_NOT_PAYABLE: { status: 409, message: 'errors.transactionNotPayable' },
+  PAYMENT_NOT_CONFIRMED: { status: 503, message: 'errors.paymentNotConfirmed' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

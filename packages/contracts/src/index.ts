@@ -13,3 +13,4 @@ export * from './members.ts';
 export * from './control-characters.ts';
 export * from './billing.ts';
 export * from './operators.ts';
+export * from './payments.ts';

@@ -1,0 +1,84 @@
+import type { PaymentGatewayConfiguration, PaymentProvider } from '@portal/contracts';
+
+/** Card brands as a gateway detects them; the portal accepts only those of CARD_TYPES. */
+export type GatewayCardBrand =
+  'visa' | 'master' | 'american_express' | 'discover' | 'jcb' | 'diners' | 'unionpay' | 'unknown';
+
+/** What a gateway tells about a card: never its number, only brand, last 4 digits and expiry. */
+export interface GatewayCard {
+  brand: GatewayCardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** A card the gateway keeps for reuse, named by its reference there. */
+export interface SavedGatewayCard extends GatewayCard {
+  paymentMethodRef: string;
+}
+
+/** Why a gateway refused a card or a charge, in the portal's words. */
+export type CardRefusal =
+  'card_declined' | 'insufficient_funds' | 'expired_card' | 'card_not_supported' | 'invalid_token';
+
+export type ChargeOutcome =
+  | { outcome: 'succeeded'; chargeRef: string; card: GatewayCard }
+  | { outcome: 'refused'; refusal: CardRefusal; message: string };
+
+export interface ChargeRequest {
+  /** Whole cents of USD. */
+  amountCents: number;
+  /**
+   * Names the charge: the gateway charges at most once per key, and asking again with the same key
+   * answers the first outcome. The portal writes it with the payment attempt before calling.
+   */
+  idempotencyKey: string;
+  description: string;
+  /** A fresh token from the card form, or a saved card (with the customer it belongs to). */
+  source: { token: string } | { paymentMethodRef: string; customerRef: string | null };
+}
+
+/**
+ * The gateway could not be reached or did not answer: whether it charged is unknown until the same
+ * request (same idempotency key) is asked again.
+ */
+export class GatewayUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GatewayUnavailableError';
+  }
+}
+
+/** The gateway refused a card it was asked to keep. */
+export class CardRefusedError extends Error {
+  constructor(
+    readonly refusal: CardRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CardRefusedError';
+  }
+}
+
+/**
+ * A payment gateway: the sandbox (default) or Stripe, chosen by PAYMENT_PROVIDER. Card data goes
+ * from the browser to the gateway's tokeniser; the portal only handles tokens and references.
+ */
+export interface PaymentGateway {
+  readonly provider: PaymentProvider;
+  /** What the browser needs to collect a card (§3 card provider client configuration). */
+  clientConfiguration(): PaymentGatewayConfiguration;
+  /**
+   * Keeps the card a token names for reuse, under the organisation's customer at the gateway (made
+   * on first use when `customerRef` is null). Throws CardRefusedError for an invalid or used token.
+   */
+  saveCard(request: {
+    token: string;
+    customerRef: string | null;
+    organizationId: string;
+  }): Promise<{ card: SavedGatewayCard; customerRef: string }>;
+  /** Forgets a saved card; one the gateway no longer knows counts as forgotten. */
+  removeCard(paymentMethodRef: string): Promise<void>;
+  /** Charges at most once per idempotency key; throws GatewayUnavailableError when the outcome is unknown. */
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+}

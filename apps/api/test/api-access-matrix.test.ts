@@ -301,6 +301,10 @@ const ROWS: Record<string, Row> = {
     expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
     prepare: call('GET', '/api/v1/accounts/contracts'),
   },
+  'GET /api/v1/accounts/usages/monthly': {
+    expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/usages/monthly'),
+  },
 
   'GET /api/v1/transactions/': {
     expected: permission(HOLDERS.VIEW_BILLING, OK, OK),

@@ -44,6 +44,9 @@ export const PLAN_PRICES_MICRO_USD: Record<PlanKey, number> = {
 export const USAGE_TYPES = ['mau'] as const;
 export type UsageType = (typeof USAGE_TYPES)[number];
 
+/** The months the monthly usage answers: the current month (UTC) and the 11 before it. */
+export const MONTHLY_USAGE_MONTHS = 12;
+
 /** A transaction id as shown and answered (§9: zero-padded to 9 digits), from its sequence number or its text. */
 export function padTransactionId(id: number | string): string {
   if (typeof id === 'number' && (!Number.isSafeInteger(id) || id < 1))

@@ -148,6 +148,27 @@ export const UsageRecordSchema = z.object({
 export type UsageRecord = z.infer<typeof UsageRecordSchema>;
 export const UsagesResponseSchema = z.array(UsageRecordSchema);
 
+/** An application's monthly active users in one month: 0 when the regions reported none. */
+export const ApplicationMonthlyUsageSchema = z.object({
+  applicationId: z.string(),
+  name: z.string(),
+  mau: z.number().int().min(0),
+});
+export type ApplicationMonthlyUsage = z.infer<typeof ApplicationMonthlyUsageSchema>;
+
+/**
+ * Beyond the spec: one month of the organisation's usage, per application (decision 017). Every
+ * month of an answer lists the same applications in the same order: those with usage in any of
+ * its months, in the order they were created.
+ */
+export const MonthlyUsageSchema = z.object({
+  month: z.string().regex(BILLING_CYCLE_PATTERN),
+  applications: z.array(ApplicationMonthlyUsageSchema),
+});
+export type MonthlyUsage = z.infer<typeof MonthlyUsageSchema>;
+/** The last MONTHLY_USAGE_MONTHS months, oldest first, the current month (UTC) last. */
+export const MonthlyUsagesResponseSchema = z.array(MonthlyUsageSchema);
+
 /** The organisation's contract (§3): its type, the licensed MAU (0 on PAYG) and the support plan. */
 export const ContractRecordSchema = z.object({
   type: z.enum(CONTRACT_TYPES),

@@ -15,6 +15,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'GET /api/v1/accounts/freecredits': 'Free credit granted for each top-up amount',
   'GET /api/v1/accounts/usages': "The organisation's monthly active users this month",
   'GET /api/v1/accounts/contracts': "The organisation's contract: type, licensed MAU, support plan",
+  'GET /api/v1/accounts/usages/monthly':
+    "Each application's monthly active users in each of the last 12 months (UTC), oldest first",
 
   'GET /api/v1/transactions/': "A page of 30 of the organisation's transactions, newest or oldest first",
   'POST /api/v1/transactions/search': 'Transactions whose padded id starts with the term (autocomplete)',

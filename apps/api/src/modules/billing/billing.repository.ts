@@ -538,3 +538,31 @@ export async function findBillingDetails(executor: Executor, organizationId: str
     .where(eq(organization.id, organizationId));
   return row;
 }
+
+/**
+ * The organisation's imported monthly active users in the given months (`YYYY-MM`), each with its
+ * application's current name; applications in the order they were created, months oldest first.
+ */
+export async function listMonthlyUsage(executor: Executor, organizationId: string, billingCycles: string[]) {
+  const { application, applicationUsage } = schema;
+  if (billingCycles.length === 0) return [];
+  return executor
+    .select({
+      applicationId: application.id,
+      name: application.name,
+      billingCycle: applicationUsage.billingCycle,
+      mau: applicationUsage.mau,
+    })
+    .from(applicationUsage)
+    .innerJoin(
+      application,
+      and(eq(application.id, applicationUsage.applicationId), eq(application.organizationId, organizationId)),
+    )
+    .where(
+      and(
+        eq(applicationUsage.organizationId, organizationId),
+        inArray(applicationUsage.billingCycle, billingCycles),
+      ),
+    )
+    .orderBy(asc(application.createdAt), asc(application.id), asc(applicationUsage.billingCycle));
+}

@@ -3,6 +3,7 @@ import {
   ContractsResponseSchema,
   ListTransactionsQuerySchema,
   ListTransactionsResponseSchema,
+  MonthlyUsagesResponseSchema,
   PaymentSummarySchema,
   SearchTransactionsRequestSchema,
   SearchTransactionsResponseSchema,
@@ -133,7 +134,10 @@ export async function invoicesRoutes(app: FastifyInstance) {
   );
 }
 
-/** /api/v1/accounts/usages and /contracts: the plan and licence usage page (VIEW_PLAN_DETAIL). */
+/**
+ * /api/v1/accounts/usages, /usages/monthly and /contracts: the plan and licence usage page
+ * (VIEW_PLAN_DETAIL).
+ */
 export async function planUsageRoutes(app: FastifyInstance) {
   const service = serviceOf(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -145,5 +149,9 @@ export async function planUsageRoutes(app: FastifyInstance) {
 
   r.get('/contracts', { schema: { response: { 200: ContractsResponseSchema } } }, async (request) =>
     service.contracts(requireSessionUser(request)),
+  );
+
+  r.get('/usages/monthly', { schema: { response: { 200: MonthlyUsagesResponseSchema } } }, async (request) =>
+    service.monthlyUsages(requireSessionUser(request)),
   );
 }

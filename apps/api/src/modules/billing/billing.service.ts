@@ -1,4 +1,5 @@
 import {
+  MONTHLY_USAGE_MONTHS,
   PLAN_PRICES_MICRO_USD,
   TRANSACTION_PAGE_SIZE,
   TRANSACTION_SEARCH_LIMIT,
@@ -10,6 +11,7 @@ import {
   type ListTransactionsQuery,
   type ListTransactionsResponse,
   type MauDetailLine,
+  type MonthlyUsage,
   type PaymentSummary,
   type Permission,
   type SearchTransactionsRequest,
@@ -49,6 +51,7 @@ import {
   listBilledApplications,
   listCycleUsage,
   listInvoiceLines,
+  listMonthlyUsage,
   listOrganizationsToBill,
   listTransactions,
   lockBalance,
@@ -63,6 +66,7 @@ import {
 } from './billing.repository.ts';
 import type { InvoiceLinkCheck, InvoiceLinks } from './invoice-links.ts';
 import { renderInvoicePdf, type InvoiceCustomer } from './invoice-pdf.ts';
+import { monthlyUsageByApplication, monthsUpTo } from './monthly-usage.ts';
 
 const DAY_MS = 86_400_000;
 const MICRO_USD_PER_USD = 1_000_000;
@@ -623,6 +627,13 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
       assertPermission(membership.member.roleId, 'VIEW_PLAN_DETAIL');
       const { contractType, licenseMau, supportPlan } = membership.organization;
       return [{ type: contractType, license: licenseMau, supportPlan }];
+    },
+
+    /** GET /api/v1/accounts/usages/monthly: each application's monthly active users of the last 12 months. */
+    async monthlyUsages(user: SessionUser, now = new Date()): Promise<MonthlyUsage[]> {
+      const organizationId = await callerOrganizationId(user, 'VIEW_PLAN_DETAIL');
+      const months = monthsUpTo(now, MONTHLY_USAGE_MONTHS);
+      return monthlyUsageByApplication(months, await listMonthlyUsage(db, organizationId, months));
     },
   };
 }

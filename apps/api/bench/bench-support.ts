@@ -144,6 +144,17 @@ export function benchApplicationName(index: number): string {
   return `Bench app ${String(index).padStart(5, '0')}`;
 }
 
+/** The organisation of the member signed up as `email`. */
+export async function organizationIdOf(database: Database, email: string): Promise<string> {
+  const [owner] = await database.db
+    .select({ organizationId: schema.member.organizationId })
+    .from(schema.member)
+    .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
+    .where(eq(schema.user.email, email));
+  if (!owner) throw new Error(`${email} has no organisation`);
+  return owner.organizationId;
+}
+
 /**
  * Inserts `count` active applications straight into the database for the organisation of
  * `ownerEmail` (provisioning is not what the benchmarks measure), spread over every plan and
@@ -151,16 +162,11 @@ export function benchApplicationName(index: number): string {
  * the list (newest first) starts with the highest index.
  */
 export async function seedApplications(database: Database, ownerEmail: string, count: number) {
-  const [owner] = await database.db
-    .select({ organizationId: schema.member.organizationId })
-    .from(schema.member)
-    .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
-    .where(eq(schema.user.email, ownerEmail));
-  if (!owner) throw new Error('the bench owner has no organisation');
+  const organizationId = await organizationIdOf(database, ownerEmail);
   const started = Date.now() - count * 1000;
   const rows = Array.from({ length: count }, (_, i) => ({
     id: crypto.randomUUID(),
-    organizationId: owner.organizationId,
+    organizationId,
     name: benchApplicationName(i),
     plan: PLAN_KEYS[i % PLAN_KEYS.length]!,
     region: REGION_KEYS[i % REGION_KEYS.length]!,

@@ -9,6 +9,8 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/web/src/**/*.test.ts',
+            // Components rendered in jsdom (`// @vitest-environment jsdom` at the top of the file).
+            'apps/web/src/**/*.test.tsx',
             'apps/api/src/**/*.test.ts',
             'tools/**/*.test.ts',
           ],

@@ -1,15 +1,17 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import type { ComponentDetail, InvoiceType, Transaction } from '@portal/contracts';
 import { Loading } from '../../../components/page-loader';
+import { LabelledCell, StackingTable } from '../../../components/stacking-table';
 import { useTranslation } from '../../../lib/i18n';
 import { useTransactionDetail } from '../api/get-transaction-detail';
 import { formatUsd, mauDetailRows } from '../transactions';
 import { LoadError } from './load-error';
 
+/** Narrower than this, the lines scroll sideways rather than squeezing their columns (phones get cards). */
 const TABLE_MIN_WIDTH_PX = 560;
 const numeric = { ta: 'right', style: { fontVariantNumeric: 'tabular-nums' } } as const;
 
-/** A PAYG invoice: each application's monthly active users at its plan's price. */
+/** A PAYG invoice: each application's monthly active users at its plan's price; on phones a card each. */
 function MauLines({
   transaction,
   rows,
@@ -19,71 +21,76 @@ function MauLines({
 }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH_PX}>
-      <Table
-        verticalSpacing="sm"
-        aria-label={t('billing.detail.invoiceLines', { id: transaction.invoiceId ?? '' })}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('billing.detail.application')}</Table.Th>
-            <Table.Th>{t('billing.detail.plan')}</Table.Th>
-            <Table.Th {...numeric}>{t('billing.detail.mau')}</Table.Th>
-            <Table.Th {...numeric}>{t('billing.detail.unitPrice')}</Table.Th>
-            <Table.Th {...numeric}>{t('billing.column.amount')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row, index) => (
-            <Table.Tr key={row.application?.applicationId ?? index}>
-              <Table.Td>
-                {row.application ? (
-                  <>
-                    <Text size="sm">{row.application.name}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {row.application.applicationId}
-                    </Text>
-                  </>
-                ) : (
-                  '—'
-                )}
-              </Table.Td>
-              <Table.Td>{row.productName}</Table.Td>
-              <Table.Td {...numeric}>{row.MAUUsage.toLocaleString('en-US')}</Table.Td>
-              <Table.Td {...numeric}>{formatUsd(row.unitPrice)}</Table.Td>
-              <Table.Td {...numeric}>{formatUsd(row.price)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <StackingTable
+      minWidth={TABLE_MIN_WIDTH_PX}
+      aria-label={t('billing.detail.invoiceLines', { id: transaction.invoiceId ?? '' })}
+      head={
+        <>
+          <Table.Th>{t('billing.detail.application')}</Table.Th>
+          <Table.Th>{t('billing.detail.plan')}</Table.Th>
+          <Table.Th {...numeric}>{t('billing.detail.mau')}</Table.Th>
+          <Table.Th {...numeric}>{t('billing.detail.unitPrice')}</Table.Th>
+          <Table.Th {...numeric}>{t('billing.column.amount')}</Table.Th>
+        </>
+      }
+    >
+      {rows.map((row, index) => (
+        <Table.Tr key={row.application?.applicationId ?? index}>
+          <LabelledCell>
+            {row.application ? (
+              <div>
+                <Text size="sm">{row.application.name}</Text>
+                <Text size="xs" c="dimmed" ff="monospace">
+                  {row.application.applicationId}
+                </Text>
+              </div>
+            ) : (
+              '—'
+            )}
+          </LabelledCell>
+          <LabelledCell label={t('billing.detail.plan')}>{row.productName}</LabelledCell>
+          <LabelledCell label={t('billing.detail.mau')} {...numeric}>
+            {row.MAUUsage.toLocaleString('en-US')}
+          </LabelledCell>
+          <LabelledCell label={t('billing.detail.unitPrice')} {...numeric}>
+            {formatUsd(row.unitPrice)}
+          </LabelledCell>
+          <LabelledCell label={t('billing.column.amount')} {...numeric}>
+            {formatUsd(row.price)}
+          </LabelledCell>
+        </Table.Tr>
+      ))}
+    </StackingTable>
   );
 }
 
-/** A flat-rate invoice: its components (licence fee, MAU above the licence, support plan). */
+/** A flat-rate invoice: its components (licence fee, MAU above the licence, support plan); on phones a card each. */
 function ComponentLines({ invoice }: { invoice: ComponentDetail }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH_PX}>
-      <Table verticalSpacing="sm" aria-label={t('billing.detail.invoiceLines', { id: invoice.invoiceId })}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('billing.detail.item')}</Table.Th>
-            <Table.Th {...numeric}>{t('billing.detail.quantity')}</Table.Th>
-            <Table.Th {...numeric}>{t('billing.column.amount')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {invoice.components.map((component) => (
-            <Table.Tr key={component.title}>
-              <Table.Td>{component.title}</Table.Td>
-              <Table.Td {...numeric}>{component.quantity.toLocaleString('en-US')}</Table.Td>
-              <Table.Td {...numeric}>{formatUsd(component.total_amount)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <StackingTable
+      minWidth={TABLE_MIN_WIDTH_PX}
+      aria-label={t('billing.detail.invoiceLines', { id: invoice.invoiceId })}
+      head={
+        <>
+          <Table.Th>{t('billing.detail.item')}</Table.Th>
+          <Table.Th {...numeric}>{t('billing.detail.quantity')}</Table.Th>
+          <Table.Th {...numeric}>{t('billing.column.amount')}</Table.Th>
+        </>
+      }
+    >
+      {invoice.components.map((component) => (
+        <Table.Tr key={component.title}>
+          <LabelledCell>{component.title}</LabelledCell>
+          <LabelledCell label={t('billing.detail.quantity')} {...numeric}>
+            {component.quantity.toLocaleString('en-US')}
+          </LabelledCell>
+          <LabelledCell label={t('billing.column.amount')} {...numeric}>
+            {formatUsd(component.total_amount)}
+          </LabelledCell>
+        </Table.Tr>
+      ))}
+    </StackingTable>
   );
 }
 

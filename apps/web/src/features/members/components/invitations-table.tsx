@@ -10,7 +10,7 @@ import { useResendInvitation } from '../api/resend-invitation';
 import { useRoleName } from '../api/list-roles';
 import { RoleAndAccessCells } from './role-and-access-cells';
 import { RowAction } from './row-action';
-import { LabelledCell, StackingTable } from './stacking-table';
+import { LabelledCell, StackingTable } from '../../../components/stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-change';
 import { errorText } from '../../../lib/api-error';
 

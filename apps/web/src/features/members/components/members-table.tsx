@@ -12,7 +12,7 @@ import { RoleAndAccessCells } from './role-and-access-cells';
 import { LastLogin } from './last-login';
 import { MemberBadges } from './member-badges';
 import { RowAction } from './row-action';
-import { LabelledCell, StackingTable } from './stacking-table';
+import { LabelledCell, StackingTable } from '../../../components/stacking-table';
 import { useConfirmedRemoval } from './use-confirmed-change';
 
 /** §2 Members tab: sorted by display name (ascending first), with each row's allowed actions. */

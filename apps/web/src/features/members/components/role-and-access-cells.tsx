@@ -1,7 +1,7 @@
 import { Button, List, Popover, Text } from '@mantine/core';
 import type { ApplicationScope, Member, RoleId } from '@portal/contracts';
 import { useTranslation } from '../../../lib/i18n';
-import { LabelledCell } from './stacking-table';
+import { LabelledCell } from '../../../components/stacking-table';
 
 interface RoleAndAccessCellsProps {
   /** A member or an invitation: both carry roles and application scopes. */

@@ -1,0 +1,33 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { addMessages } from '../lib/i18n';
+import { enSignedIn } from '../locales/en-signed-in';
+import { MantineShell } from './mantine-shell';
+
+const matchesNothing = (query: string) =>
+  ({
+    matches: false,
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }) as unknown as MediaQueryList;
+
+/**
+ * For component tests in jsdom (`// @vitest-environment jsdom`): a part of a signed-in page with the
+ * portal's theme, the signed-in wording, a router and `queryClient`, which a test seeds with the
+ * answers the part would fetch. jsdom has no matchMedia, which Mantine asks for the colour scheme:
+ * it gets one that matches nothing.
+ */
+export function renderSignedInPart(ui: ReactNode, queryClient = new QueryClient()) {
+  addMessages(enSignedIn);
+  window.matchMedia ??= matchesNothing;
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <MantineShell>
+        <MemoryRouter>{ui}</MemoryRouter>
+      </MantineShell>
+    </QueryClientProvider>,
+  );
+}

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DIR, takeHarness } from './harness-state.ts';
-
-const STOP_TIMEOUT_MS = 10_000;
+import { stopPortal } from './portal-server.ts';
 
 /** Stops the portal and the SMTP sink; keeps the server's output under e2e/test-results. */
 export default async function globalTeardown() {
@@ -10,14 +9,10 @@ export default async function globalTeardown() {
   if (!harness) return;
   const { server, sink, workDir, serverLog } = harness;
 
-  if (server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-    server.kill('SIGTERM');
-    const timer = setTimeout(() => server.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
-  } else {
-    console.error(`e2e: the portal server had already exited (code ${String(server.exitCode)}) before the tests ended`);
+  if (!(await stopPortal(server))) {
+    console.error(
+      `e2e: the portal server had already exited (code ${String(server.exitCode)}) before the tests ended`,
+    );
   }
   await sink.close();
 

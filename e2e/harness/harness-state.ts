@@ -8,6 +8,10 @@ export const REPO_ROOT = path.resolve(E2E_DIR, '..');
 
 /** Set by the global setup; the config and the worker processes read the portal's address from it. */
 export const BASE_URL_ENV = 'E2E_BASE_URL';
+/** The portal's data dir, where it keeps the operator token the operator CLI reads. */
+export const DATA_DIR_ENV = 'E2E_PORTAL_DATA_DIR';
+/** The SMTP sink, for a test that starts a portal of its own. */
+export const SMTP_URL_ENV = 'E2E_SMTP_URL';
 
 /** What the global setup started, handed to the global teardown (both run in the runner process). */
 export interface Harness {

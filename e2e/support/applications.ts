@@ -1,5 +1,52 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
-import type { Application, CreateApplicationRequest, ListApplicationsResponse } from '@portal/contracts';
+import type {
+  ApiKeyResponse,
+  Application,
+  CreateApplicationRequest,
+  ListApplicationsResponse,
+} from '@portal/contracts';
+import { REPO_ROOT } from '../harness/harness-state.ts';
+
+const run = promisify(execFile);
+
+/** Where the portal hosts an application's region for the browser: /regions/eu. */
+export function regionPath(app: Pick<Application, 'region'>): string {
+  return `/regions/${app.region.toLowerCase()}`;
+}
+
+/**
+ * The sample SDK client (`npm run sdk -- ping`) opens a session as `user` with an app's API key,
+ * which makes the user active in the app's network this month; answers what the client printed.
+ */
+export async function sdkPing(
+  baseURL: string,
+  region: string,
+  apiKey: string,
+  user: string,
+): Promise<string> {
+  const { stdout } = await run(
+    'npm',
+    [
+      'run',
+      'sdk',
+      '--',
+      'ping',
+      '--region',
+      region,
+      '--api-key',
+      apiKey,
+      '--user',
+      user,
+      '--base-url',
+      baseURL,
+    ],
+    { cwd: REPO_ROOT, timeout: 60_000 },
+  );
+  expect(stdout).toContain(`as ${user}: session`);
+  return stdout;
+}
 
 /**
  * Prepares applications through the portal's /api/v1/applications, with the session of the
@@ -49,6 +96,32 @@ export class Applications {
         { timeout: 45_000, intervals: [250, 500, 1_000] },
       )
       .toBe(true);
+  }
+
+  /**
+   * Opens a regional session for the app with the portal's access token, as Go to console does (the
+   * session cookie lands in the request context), and answers the app's API key from the region.
+   */
+  async regionalApiKey(app: Pick<Application, 'applicationId' | 'networkId' | 'region'>): Promise<string> {
+    const tokenResponse = await this.request.get('/api/auth/token');
+    expect(tokenResponse.status()).toBe(200);
+    const { token } = (await tokenResponse.json()) as { token: string };
+    expect(token).toBeTruthy();
+
+    const sso = await this.request.post(
+      `${regionPath(app)}/api/v2/sso/portal?applicationId=${app.applicationId}`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(sso.status()).toBe(200);
+    expect(await sso.json()).toMatchObject({ ok: true, networkId: app.networkId });
+
+    const keyResponse = await this.request.get(`${regionPath(app)}/admin/v1/network/apikey`);
+    expect(keyResponse.status()).toBe(200);
+    const { apiKey } = (await keyResponse.json()) as ApiKeyResponse;
+    expect(apiKey).toBeTruthy();
+    return apiKey;
   }
 
   async deactivate(app: Pick<Application, 'applicationId' | 'name'>) {

@@ -1,19 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import type {
-  ApiKeyResponse,
   Application,
   CreateApplicationRequest,
   FirstActivityResponse,
   ListApplicationsResponse,
 } from '@portal/contracts';
-import { REPO_ROOT } from '../../harness/harness-state.ts';
-import { Applications } from '../../support/applications.ts';
+import { Applications, sdkPing } from '../../support/applications.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { ACME, expect, test, Users } from '../../support/fixtures.ts';
-
-const run = promisify(execFile);
 
 /** The default applicationLimit of a new organisation. */
 const APPLICATION_LIMIT = 10;
@@ -265,22 +259,8 @@ test.describe('application list', () => {
     expect(app.networkId).toBeTruthy();
     expect(app.consoleUrl).toBeTruthy();
 
-    const tokenResponse = await page.request.get('/api/auth/token');
-    expect(tokenResponse.status()).toBe(200);
-    const { token } = (await tokenResponse.json()) as { token: string };
-    expect(token).toBeTruthy();
-
-    // The regional session cookie lands in the page's browser context.
-    const sso = await page.request.post(`/regions/eu/api/v2/sso/portal?applicationId=${app.applicationId}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(sso.status()).toBe(200);
-    expect(await sso.json()).toMatchObject({ ok: true, networkId: app.networkId });
-
-    const keyResponse = await page.request.get('/regions/eu/admin/v1/network/apikey');
-    expect(keyResponse.status()).toBe(200);
-    const { apiKey } = (await keyResponse.json()) as ApiKeyResponse;
-    expect(apiKey).toBeTruthy();
+    const apps = new Applications(page.request, baseURL!);
+    const apiKey = await apps.regionalApiKey(app);
 
     const firstActivity = async () => {
       const response = await page.request.get(
@@ -291,28 +271,7 @@ test.describe('application list', () => {
     };
     expect(await firstActivity()).toBe(false);
 
-    const { stdout } = await run(
-      'npm',
-      [
-        'run',
-        'sdk',
-        '--',
-        'ping',
-        '--region',
-        'eu',
-        '--api-key',
-        apiKey,
-        '--user',
-        'alice',
-        '--base-url',
-        baseURL!,
-      ],
-      {
-        cwd: REPO_ROOT,
-        timeout: 60_000,
-      },
-    );
-    expect(stdout).toContain(`as alice: session`);
+    const stdout = await sdkPing(baseURL!, 'eu', apiKey, 'alice');
     expect(stdout).toContain(`on network ${app.networkId}`);
     await expect.poll(firstActivity, { timeout: 10_000 }).toBe(true);
 

@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../harness/harness-state.ts';
+import { sdkPing } from '../../support/applications.ts';
 import { expect, test } from '../../support/fixtures.ts';
-
-const run = promisify(execFile);
 
 test('the wizard creates an app, shows its API key, and the integration check turns green after the sample client connects', async ({
   page,
@@ -43,12 +39,7 @@ test('the wizard creates an app, shows its API key, and the integration check tu
     await page.getByRole('button', { name: 'Check integration' }).click();
     await expect(page.getByText('We have not seen your app connect yet.', { exact: false })).toBeVisible();
 
-    const { stdout } = await run(
-      'npm',
-      ['run', 'sdk', '--', 'ping', '--region', 'eu', '--api-key', apiKey, '--user', 'alice', '--base-url', baseURL!],
-      { cwd: REPO_ROOT, timeout: 60_000 },
-    );
-    expect(stdout).toContain('as alice: session');
+    await sdkPing(baseURL!, 'eu', apiKey, 'alice');
 
     await page.getByRole('button', { name: 'Check integration' }).click();
     const modal = page.getByRole('dialog', { name: 'Your application is ready' });

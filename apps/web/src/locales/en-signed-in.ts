@@ -342,4 +342,14 @@ export const enSignedIn = {
   'subscription.percentUsed': '{{percent}}% used',
   'subscription.supportPlan': 'Support plan',
   'subscription.licenseMau': 'License MAUs',
+  'subscription.monthly.title': 'Monthly active users per application',
+  'subscription.monthly.period': 'The last 12 months, {{from}} to {{to}}',
+  'subscription.monthly.loadError': 'The monthly usage could not be loaded.',
+  'subscription.monthly.empty': 'No monthly active users in the last 12 months.',
+  'subscription.monthly.chartLoading': 'Loading the chart',
+  'subscription.monthly.chartLabel':
+    'Line chart of monthly active users per application, {{from}} to {{to}}. The figures follow in a table.',
+  'subscription.monthly.tableCaption': 'Monthly active users per application, {{from}} to {{to}}',
+  'subscription.monthly.month': 'Month',
+  'subscription.monthly.total': 'Total',
 } as const satisfies Record<string, string> & { [key in MessageKey]?: never };

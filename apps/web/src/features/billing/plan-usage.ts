@@ -7,6 +7,11 @@ import {
   type UsageRecord,
 } from '@portal/contracts';
 
+/** A count of monthly active users as the subscription page shows it: 1,200 */
+export function formatMau(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
 /** What the subscription page shows: one view per contract type, or an error for a type it does not know. */
 export type SubscriptionView =
   | { kind: 'payg' }

@@ -9,6 +9,7 @@ import { usePublicConfig } from '../../../lib/public-config';
 import { useContracts } from '../api/list-contracts';
 import { useUsages } from '../api/list-usages';
 import {
+  formatMau,
   isOverLicense,
   licenseUsagePercent,
   monthlyActiveUsers,
@@ -17,8 +18,7 @@ import {
 } from '../plan-usage';
 import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';
-
-const count = (value: number) => value.toLocaleString('en-US');
+import { MonthlyUsageSection } from './monthly-usage-section';
 
 /** When the usage was last imported from the regions, or that it has not been yet. */
 function LatestUpdate({ updatedAt }: { updatedAt: string | null }) {
@@ -41,10 +41,11 @@ function PaygUsage({ mau }: { mau: Pick<UsageRecord, 'usage' | 'updatedAt'> }) {
     <Stack gap="lg">
       <Card withBorder padding="lg" maw={420}>
         <LabelledValue large label={t('subscription.totalMau')}>
-          {count(mau.usage)}
+          {formatMau(mau.usage)}
         </LabelledValue>
         <LatestUpdate updatedAt={mau.updatedAt} />
       </Card>
+      <MonthlyUsageSection />
       <Stack gap="sm">
         <Title order={2} size="h3">
           {t('subscription.applications')}
@@ -100,7 +101,7 @@ function FlatRateUsage({
       <Stack gap="md">
         <Group justify="space-between" align="flex-end">
           <LabelledValue large label={t('subscription.usageAgainstLicense')}>
-            {t('subscription.usageOfLicense', { usage: count(mau.usage), license: count(license) })}
+            {t('subscription.usageOfLicense', { usage: formatMau(mau.usage), license: formatMau(license) })}
           </LabelledValue>
           <Text fw={600} c={over ? 'red' : undefined}>
             {t('subscription.percentUsed', { percent: Math.round(percent) })}
@@ -118,7 +119,7 @@ function FlatRateUsage({
             {supportPlan || '—'}
           </LabelledValue>
           <LabelledValue large label={t('subscription.licenseMau')}>
-            {count(license)}
+            {formatMau(license)}
           </LabelledValue>
         </SimpleGrid>
       </Stack>
@@ -140,7 +141,12 @@ export function SubscriptionPage() {
     const mau = monthlyActiveUsers(usages.data);
     if (view.kind === 'payg') return <PaygUsage mau={mau} />;
     if (view.kind === 'flat_rate')
-      return <FlatRateUsage mau={mau} license={view.license} supportPlan={view.supportPlan} />;
+      return (
+        <Stack gap="lg">
+          <FlatRateUsage mau={mau} license={view.license} supportPlan={view.supportPlan} />
+          <MonthlyUsageSection />
+        </Stack>
+      );
     return (
       <Alert
         color="red"

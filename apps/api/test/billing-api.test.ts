@@ -10,6 +10,7 @@ import {
   invoiceLinks,
 } from '../src/modules/billing/invoice-links.ts';
 import {
+  FLAT_RATE_CONTRACT,
   newApplicationWithUsage,
   newDailyTransactions,
   type OrganizationValues,
@@ -76,15 +77,7 @@ beforeAll(async () => {
   });
   paygInvoice = await billMarch(payg.id);
 
-  flat = await organization('flat.billing-api.io', {
-    contractType: 'flat_rate',
-    billingCountry: 'SG',
-    licenseMau: 1000,
-    licenseFeeCents: 49_900,
-    contractPlan: 'advance',
-    supportPlan: 'Gold',
-    supportPlanFeeCents: 10_000,
-  });
+  flat = await organization('flat.billing-api.io', FLAT_RATE_CONTRACT);
   await newApplicationWithUsage(db, flat.id, { plan: 'advance', billingCycle: MARCH, mau: 1200 });
   flatInvoice = await billMarch(flat.id);
 

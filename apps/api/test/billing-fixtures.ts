@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PlanKey } from '@portal/contracts';
 import { and, count, eq } from 'drizzle-orm';
 import type { SessionUser } from '../src/auth/session.ts';
-import type { Db } from '../src/db/client.ts';
+import type { Db, Executor } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
 
@@ -10,8 +10,28 @@ import { recordApplicationUsage } from '../src/modules/billing/billing.repositor
 
 export type OrganizationValues = Partial<typeof schema.organization.$inferInsert>;
 
+/**
+ * A flat-rate contract billed in Singapore (9 % tax): a licence of 1000 MAU for 499.00 a month, the MAU
+ * above it at the advance price and the Gold support plan for 100.00 a month.
+ */
+export const FLAT_RATE_CONTRACT = {
+  contractType: 'flat_rate',
+  billingCountry: 'SG',
+  licenseMau: 1000,
+  licenseFeeCents: 49_900,
+  contractPlan: 'advance',
+  supportPlan: 'Gold',
+  supportPlanFeeCents: 10_000,
+} satisfies OrganizationValues;
+
+/** A month of 1200 MAU under FLAT_RATE_CONTRACT: 200 above the licence, 672.53 with tax. */
+export const FLAT_RATE_USAGE: { plan: PlanKey; mau: number }[] = [
+  { plan: 'advance', mau: 700 },
+  { plan: 'max', mau: 500 },
+];
+
 /** An organisation that has completed setup, without members: the billing run needs none. */
-export async function newOrganization(db: Db, values: OrganizationValues = {}): Promise<string> {
+export async function newOrganization(db: Executor, values: OrganizationValues = {}): Promise<string> {
   const id = crypto.randomUUID();
   await db
     .insert(schema.organization)
@@ -21,7 +41,7 @@ export async function newOrganization(db: Db, values: OrganizationValues = {}): 
 
 /** An active application with its monthly active users of a cycle. */
 export async function newApplicationWithUsage(
-  db: Db,
+  db: Executor,
   organizationId: string,
   usage: { plan: PlanKey; billingCycle: string; mau: number; name?: string; createdAt?: Date },
 ): Promise<string> {

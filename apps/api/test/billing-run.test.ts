@@ -5,6 +5,8 @@ import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
 import {
+  FLAT_RATE_CONTRACT,
+  FLAT_RATE_USAGE,
   balanceMovements,
   countServiceCharges,
   newApplicationWithUsage,
@@ -180,20 +182,8 @@ describe('the monthly billing run', () => {
   it('flat-rate: a component-based licence invoice with tax, open, the balance untouched', async () => {
     const { run, ...flat } = await billedInMarch(
       'billing-flat.example.com',
-      {
-        contractType: 'flat_rate',
-        billingCountry: 'SG',
-        balanceCents: 100_000,
-        licenseMau: 1000,
-        licenseFeeCents: 49_900,
-        contractPlan: 'advance',
-        supportPlan: 'Gold',
-        supportPlanFeeCents: 10_000,
-      },
-      [
-        { plan: 'advance', mau: 700 },
-        { plan: 'max', mau: 500 },
-      ],
+      { ...FLAT_RATE_CONTRACT, balanceCents: 100_000 },
+      FLAT_RATE_USAGE,
     );
 
     // 499.00 + 200 MAU × 0.09 + 100.00 = 617.00; SG tax 9 % = 55.53.

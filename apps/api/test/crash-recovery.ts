@@ -3,13 +3,33 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Application, ListApplicationsResponse } from '@portal/contracts';
+import {
+  type AccountStatus,
+  type Application,
+  type ListApplicationsResponse,
+  type RunBillingResponse,
+  type TransactionStatus,
+} from '@portal/contracts';
 import { expect } from 'vitest';
+import { EXIT_FAILED, EXIT_OK, main as operatorCli } from '../src/cli/portal-cli.ts';
+import { openDatabase, type Db } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import {
+  FLAT_RATE_CONTRACT,
+  FLAT_RATE_USAGE,
+  newApplicationWithUsage,
+  newOrganization,
+  type OrganizationValues,
+} from './billing-fixtures.ts';
 import { INITIAL_SETUP, STRONG_PASSWORD, codeFromMail } from './fixtures.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/api/src/server.ts');
+const COMMIT_REPORTER = path.join(REPO_ROOT, 'apps/api/test/commit-reporter.ts');
+/** The line commit-reporter.ts writes for each committed transaction (importing it here would patch this process). */
+const COMMITTED_LINE = 'transaction committed';
 /** The recovery the server is held to: active within 2 minutes of the restart. */
 export const RECOVERY_BOUND_MS = 120_000;
 
@@ -21,9 +41,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+interface ServerOptions {
+  env?: Record<string, string>;
+  /** Preloads commit-reporter.ts: the server's stdout (piped) has a line for each committed transaction. */
+  reportCommits?: boolean;
+}
+
 /** The real server (sources through tsx) in a child process, answered once it is healthy. */
-async function startServer(port: number, dataDir: string, databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+async function startServer(
+  port: number,
+  dataDir: string,
+  databaseUrl: string,
+  { env = {}, reportCommits = false }: ServerOptions = {},
+): Promise<ChildProcess> {
+  const preload = reportCommits ? ['--import', COMMIT_REPORTER] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, SERVER_ENTRY], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -38,8 +70,9 @@ async function startServer(port: number, dataDir: string, databaseUrl: string): 
       RATE_LIMIT_MAX_PER_IP: '10000',
       RATE_LIMIT_MAIL_PER_IP: '10000',
       SMTP_URL: '',
+      ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', reportCommits ? 'pipe' : 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -57,6 +90,14 @@ async function startServer(port: number, dataDir: string, databaseUrl: string): 
   }
 }
 
+/** Sends the server a signal and answers once it has exited. */
+async function stopServer(server: ChildProcess, signal: NodeJS.Signals) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill(signal);
+  await exited;
+}
+
 /** A browser-like client of the portal on its origin, keeping the session cookie. */
 function client(port: number) {
   const base = `http://127.0.0.1:${port}`;
@@ -64,7 +105,11 @@ function client(port: number) {
   return async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${base}${url}`, {
       method,
-      headers: { origin: base, cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        origin: base,
+        cookie,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
@@ -88,13 +133,22 @@ export async function provisioningSurvivesSigkill(databaseUrl = '') {
     const call = client(port);
     const email = 'crash@acme.io';
     await call('POST', '/api/auth/sign-up/email', { email, password: STRONG_PASSWORD, name: 'crash' });
-    const [mail] = (await call('GET', `/dev/mailbox/messages?to=${encodeURIComponent(email)}`)) as { text: string }[];
-    await call('POST', '/api/auth/email-otp/verify-email', { email, otp: codeFromMail(mail!.text, 'confirmation_code') });
+    const [mail] = (await call('GET', `/dev/mailbox/messages?to=${encodeURIComponent(email)}`)) as {
+      text: string;
+    }[];
+    await call('POST', '/api/auth/email-otp/verify-email', {
+      email,
+      otp: codeFromMail(mail!.text, 'confirmation_code'),
+    });
     await call('POST', '/api/auth/sign-in/email', { email, password: STRONG_PASSWORD });
     await call('PUT', '/api/v1/accounts', INITIAL_SETUP);
     const created: string[] = [];
     for (const name of ['First', 'Second', 'Third']) {
-      const [app] = (await call('POST', '/api/v1/applications', { name, plan: 'advance', region: 'EU' })) as Application[];
+      const [app] = (await call('POST', '/api/v1/applications', {
+        name,
+        plan: 'advance',
+        region: 'EU',
+      })) as Application[];
       created.push(app!.applicationId);
     }
     // The workers take the jobs at once; the region reports the networks active only after 3 s.
@@ -102,10 +156,7 @@ export async function provisioningSurvivesSigkill(databaseUrl = '') {
     const before = (await call('GET', '/api/v1/applications?limit=10')) as ListApplicationsResponse;
     expect(before.data.map((app) => app.state)).toEqual(['initializing', 'initializing', 'initializing']);
 
-    const first = servers[0]!;
-    const exited = new Promise((resolve) => first.once('exit', resolve));
-    first.kill('SIGKILL');
-    await exited;
+    await stopServer(servers[0]!, 'SIGKILL');
     servers.push(await startServer(port, dataDir, databaseUrl));
     const restartedAt = Date.now();
 
@@ -114,7 +165,9 @@ export async function provisioningSurvivesSigkill(databaseUrl = '') {
       after = (await call('GET', '/api/v1/applications?limit=10')) as ListApplicationsResponse;
       if (after.data.every((app) => app.state === 'active')) break;
       if (Date.now() - restartedAt > RECOVERY_BOUND_MS) {
-        throw new Error(`still ${after.data.map((app) => app.state).join(', ')} two minutes after the restart`);
+        throw new Error(
+          `still ${after.data.map((app) => app.state).join(', ')} two minutes after the restart`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -122,6 +175,293 @@ export async function provisioningSurvivesSigkill(databaseUrl = '') {
     expect(after.data.map((app) => app.applicationId).sort()).toEqual([...created].sort());
     expect(new Set(after.data.map((app) => app.networkId)).size).toBe(3);
     return Date.now() - restartedAt;
+  } finally {
+    for (const server of servers) server.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const BILLING_CYCLE = '2025-03';
+const OPERATOR_TOKEN = 'operator-token-of-the-crash-test';
+/** Enough PAYG organisations that most of the run is still ahead when the server is killed. */
+const PAYG_ORGANIZATIONS = 200;
+const FLAT_RATE_ORGANIZATIONS = 4;
+/** How many organisations the first run bills (one committed transaction each) before the server is killed. */
+const BILLED_BEFORE_KILL = 20;
+
+/** What billing the month comes to for an organisation by the billing rules, in cents. */
+interface ExpectedBill {
+  chargeCents: number;
+  taxCents: number;
+  creditCents: number;
+  paidCents: number;
+  status: TransactionStatus;
+  accountStatus: AccountStatus;
+  lines: number;
+}
+
+interface BillingProfile {
+  values: OrganizationValues;
+  applications: Omit<Parameters<typeof newApplicationWithUsage>[2], 'billingCycle'>[];
+  bill: ExpectedBill;
+}
+
+const PAYG_BILL = { taxCents: 0, creditCents: 0, lines: 1 };
+
+const BILLING_PROFILES = {
+  // 100 MAU × 0.09 = 9.00, paid from the balance.
+  covered: {
+    values: { balanceCents: 10_000 },
+    applications: [{ plan: 'advance', mau: 100 }],
+    bill: { ...PAYG_BILL, chargeCents: 900, paidCents: 900, status: 'paid', accountStatus: 'active' },
+  },
+  // The balance pays 3.00 of the 9.00; the rest stays due and the account becomes inactive.
+  short: {
+    values: { balanceCents: 300 },
+    applications: [{ plan: 'advance', mau: 100 }],
+    bill: { ...PAYG_BILL, chargeCents: 900, paidCents: 300, status: 'open', accountStatus: 'inactive' },
+  },
+  empty: {
+    values: { balanceCents: 0 },
+    applications: [{ plan: 'advance', mau: 100 }],
+    bill: { ...PAYG_BILL, chargeCents: 900, paidCents: 0, status: 'open', accountStatus: 'inactive' },
+  },
+  // Set up on 10 March 10:00: 16 of March's 22 billable days are trial, 72.00 of the 99.00 credited.
+  trial: {
+    values: { balanceCents: 10_000, trialEndAt: new Date('2025-03-25T10:00:00Z') },
+    applications: [{ plan: 'advance', mau: 1100 }],
+    bill: {
+      ...PAYG_BILL,
+      chargeCents: 9900,
+      creditCents: 7200,
+      paidCents: 2700,
+      status: 'paid',
+      accountStatus: 'active',
+    },
+  },
+  // 499.00 licence + 200 MAU above it × 0.09 + 100.00 support = 617.00, SG tax 9 % = 55.53; open, the balance untouched.
+  flatRate: {
+    values: { ...FLAT_RATE_CONTRACT, balanceCents: 100_000 },
+    applications: FLAT_RATE_USAGE,
+    bill: {
+      chargeCents: 67_253,
+      taxCents: 5553,
+      creditCents: 0,
+      paidCents: 0,
+      status: 'open',
+      accountStatus: 'active',
+      lines: 3,
+    },
+  },
+} satisfies Record<string, BillingProfile>;
+
+type ProfileName = keyof typeof BILLING_PROFILES;
+const PAYG_PROFILES: ProfileName[] = ['covered', 'short', 'empty', 'trial'];
+
+interface OrganizationToBill {
+  id: string;
+  profile: ProfileName;
+}
+
+/** Seeds the organisations straight into the database, closed again before a server opens it. */
+async function seedOrganizationsToBill(dataDir: string, databaseUrl: string): Promise<OrganizationToBill[]> {
+  const profiles = [
+    ...Array.from({ length: PAYG_ORGANIZATIONS }, (_, index) => PAYG_PROFILES[index % PAYG_PROFILES.length]!),
+    ...Array.from({ length: FLAT_RATE_ORGANIZATIONS }, (): ProfileName => 'flatRate'),
+  ];
+  const database = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir });
+  try {
+    // One transaction: a few hundred organisations are written in a moment.
+    return await database.db.transaction(async (tx) => {
+      const organizations = [];
+      for (const profile of profiles) {
+        const { values, applications } = BILLING_PROFILES[profile];
+        const id = await newOrganization(tx, values);
+        for (const usage of applications) {
+          await newApplicationWithUsage(tx, id, { ...usage, billingCycle: BILLING_CYCLE });
+        }
+        organizations.push({ id, profile });
+      }
+      return organizations;
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+/** The operator CLI run as an operator runs it, against the portal at `portalUrl`. */
+async function operator(portalUrl: string, argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await operatorCli(argv, {
+    env: { PORTAL_URL: portalUrl, OPERATOR_TOKEN },
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * Each organisation's ledger, invoice lines, balance movements, balance and status as billed: every
+ * transaction with the credit it names and its invoice's lines, every movement with whether it is
+ * the service charge's.
+ */
+async function billsOf(db: Db, organizations: OrganizationToBill[]) {
+  const [rows, ledger, lines, movements] = await Promise.all([
+    db.select().from(schema.organization),
+    db.select().from(schema.ledgerTransaction),
+    db.select().from(schema.invoiceLine),
+    db.select().from(schema.balanceMovement),
+  ]);
+  const byId = new Map(ledger.map((row) => [row.id, row]));
+  return Object.fromEntries(
+    organizations.map(({ id }) => {
+      const organization = rows.find((row) => row.id === id);
+      const transactions = ledger
+        .filter((row) => row.organizationId === id)
+        .sort((a, b) => a.type.localeCompare(b.type));
+      const charge = transactions.find((row) => row.type === 'service_charge');
+      const linesOf = (transactionId: number) => lines.filter((line) => line.transactionId === transactionId);
+      return [
+        id,
+        {
+          transactions: transactions.map((row) => ({
+            type: row.type,
+            billingCycle: row.billingCycle,
+            status: row.status,
+            amountCents: row.amountCents,
+            taxAmountCents: row.taxAmountCents,
+            paymentAmountCents: row.paymentAmountCents,
+            creditCents: row.creditTransactionId
+              ? (byId.get(row.creditTransactionId)?.amountCents ?? null)
+              : 0,
+            lines: linesOf(row.id).length,
+            linesCents: linesOf(row.id).reduce((total, line) => total + line.amountCents, 0),
+          })),
+          movements: movements
+            .filter((movement) => movement.organizationId === id)
+            .map((movement) => ({
+              amountCents: movement.amountCents,
+              balanceAfterCents: movement.balanceAfterCents,
+              ofCharge: movement.transactionId === charge?.id,
+            })),
+          balanceCents: organization?.balanceCents,
+          accountStatus: organization?.accountStatus,
+          inactiveNoticeOwedFor: organization?.inactiveNoticeTransactionId,
+        },
+      ];
+    }),
+  );
+}
+
+/** The same, as billing each organisation exactly once comes to by the rules. */
+function billedOnce(organizations: OrganizationToBill[]): Awaited<ReturnType<typeof billsOf>> {
+  return Object.fromEntries(
+    organizations.map(({ id, profile }) => {
+      const { values, bill } = BILLING_PROFILES[profile];
+      const balanceCents = values.balanceCents - bill.paidCents;
+      const charge = {
+        type: 'service_charge' as const,
+        billingCycle: BILLING_CYCLE,
+        status: bill.status,
+        amountCents: bill.chargeCents,
+        taxAmountCents: bill.taxCents,
+        paymentAmountCents: bill.paidCents,
+        creditCents: bill.creditCents,
+        lines: bill.lines,
+        linesCents: bill.chargeCents - bill.taxCents,
+      };
+      const trialCredit = {
+        type: 'service_credit' as const,
+        billingCycle: BILLING_CYCLE,
+        status: 'paid' as const,
+        amountCents: bill.creditCents,
+        taxAmountCents: 0,
+        paymentAmountCents: 0,
+        creditCents: 0,
+        lines: 0,
+        linesCents: 0,
+      };
+      return [
+        id,
+        {
+          transactions: bill.creditCents > 0 ? [charge, trialCredit] : [charge],
+          movements:
+            bill.paidCents > 0
+              ? [{ amountCents: -bill.paidCents, balanceAfterCents: balanceCents, ofCharge: true }]
+              : [],
+          balanceCents,
+          accountStatus: bill.accountStatus,
+          // The notice of each account made inactive, by either run, is queued.
+          inactiveNoticeOwedFor: null,
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Seeds PAYG organisations (balances that cover the month, that cover part of it, empty, in trial)
+ * and flat-rate ones, has the operator CLI run the month's billing on the real server, kills the
+ * server with SIGKILL right after the run's BILLED_BEFORE_KILL-th commit (while it bills the next
+ * organisations), starts it again on the same data and runs the billing again: every
+ * organisation must then be billed exactly once, as the rules say, whichever run billed it, and every
+ * account made inactive must have its notice queued.
+ */
+export async function billingRunSurvivesSigkill(databaseUrl = '') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-billing-crash-'));
+  const port = await freePort();
+  const portalUrl = `http://127.0.0.1:${port}`;
+  // The schedule stays off: the month is billed by the operator's runs alone.
+  const env = { OPERATOR_TOKEN, BILLING_SCHEDULE_SECONDS: '0' };
+  const billMonth = ['billing', 'run', '--month', BILLING_CYCLE, '--json'];
+  const servers: ChildProcess[] = [];
+  try {
+    const organizations = await seedOrganizationsToBill(dataDir, databaseUrl);
+    const first = await startServer(port, dataDir, databaseUrl, { env, reportCommits: true });
+    servers.push(first);
+    // From the run on, each committed transaction is an organisation billed.
+    let committed = 0;
+    let killPoint = () => {};
+    const killPointReached = new Promise<void>((resolve) => (killPoint = resolve));
+    readline.createInterface({ input: first.stdout! }).on('line', (line) => {
+      if (line !== COMMITTED_LINE) return;
+      committed += 1;
+      if (committed >= BILLED_BEFORE_KILL) killPoint();
+    });
+    const killedRun = operator(portalUrl, billMonth);
+    const ended = await Promise.race([killPointReached.then(() => false), killedRun.then(() => true)]);
+    if (ended) throw new Error(`the billing run ended before the kill: ${(await killedRun).stderr}`);
+    await stopServer(first, 'SIGKILL');
+    const billedBeforeKill = committed;
+    // The operator is told the portal went away, with no answer.
+    expect(await killedRun).toMatchObject({ code: EXIT_FAILED, stdout: '' });
+    // On the embedded database the dead server's lock is left behind, and the restart takes it over.
+    const lockHolder = () => fs.readFileSync(path.join(dataDir, 'portal.lock'), 'utf8');
+    if (!databaseUrl) expect(lockHolder()).toBe(String(first.pid));
+    const restarted = await startServer(port, dataDir, databaseUrl, { env });
+    servers.push(restarted);
+    if (!databaseUrl) expect(lockHolder()).toBe(String(restarted.pid));
+    const rerun = await operator(portalUrl, billMonth);
+    expect(rerun.code, rerun.stderr).toBe(EXIT_OK);
+    const answer = JSON.parse(rerun.stdout) as RunBillingResponse;
+    expect(answer.failed).toEqual([]);
+    // The kill fell inside the run: the organisations billed before it are not billed again, some
+    // were left for the second run, and the two runs together billed every one once.
+    expect(answer.alreadyBilled.length).toBeGreaterThanOrEqual(billedBeforeKill);
+    expect(answer.billed.length).toBeGreaterThan(0);
+    const billedAfterRestart = answer.billed.map((billed) => billed.organizationId);
+    expect([...answer.alreadyBilled, ...billedAfterRestart].sort()).toEqual(
+      organizations.map(({ id }) => id).sort(),
+    );
+    await stopServer(restarted, 'SIGTERM');
+
+    const database = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir });
+    try {
+      expect(await billsOf(database.db, organizations)).toEqual(billedOnce(organizations));
+    } finally {
+      await database.close();
+    }
   } finally {
     for (const server of servers) server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });

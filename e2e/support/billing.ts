@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type {
   ComponentDetail,
   ListTransactionsResponse,
@@ -10,10 +10,23 @@ import type {
 /** §9: the list answers 30 transactions a page. */
 export const TRANSACTION_PAGE_SIZE = 30;
 
+/** The transaction list's table on /billing/:sub. */
+export function transactionsTable(page: Page): Locator {
+  return page.getByRole('table');
+}
+
+/** The list's row of one transaction, found by the link its padded id is. */
+export function transactionRow(page: Page, transactionId: string): Locator {
+  return transactionsTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: transactionId, exact: true }) });
+}
+
 /**
- * Transactions are written only by the monthly billing run, which the browser tests cannot start
- * yet (the operator CLI is still to come). Until then the pages' handling of a ledger is tested
- * against answers in the contract's shape, served in place of the portal's.
+ * The billing journey (tests/billing/billing-journey.spec.ts) has the operator bill a month for
+ * real. What a real ledger is too costly or impossible to bring about for (more than a page of
+ * transactions, a paid flat-rate invoice, a load error, a contract type the portal does not know)
+ * is tested against answers in the contract's shape, served in place of the portal's.
  */
 export function transaction(sequence: number, overrides: Partial<Transaction> = {}): Transaction {
   const transactionId = String(sequence).padStart(9, '0');

@@ -71,6 +71,25 @@ import { monthlyUsageByApplication, monthsUpTo } from './monthly-usage.ts';
 const DAY_MS = 86_400_000;
 const MICRO_USD_PER_USD = 1_000_000;
 const TRIAL_CREDIT_NOTE = 'Trial credit';
+/**
+ * How many organisations a billing run bills at once, each in its own database transaction and
+ * connection: commits and round trips overlap, and most of the pool's 10 connections stay free for
+ * the portal's requests. Each is still billed once: the invoice's unique key decides.
+ */
+const BILLING_RUN_CONCURRENCY = 4;
+
+/** `work` for every item, at most `limit` at a time; the results in the items' order. */
+async function mapConcurrently<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) {
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 const COMPONENT_TITLES: Record<FlatRateComponentKind, (contract: FlatRateOrganization) => string> = {
   license_fee: (contract) => `Licence fee (${contract.licenseMau} MAU)`,
@@ -442,7 +461,8 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
      * Bills a month that has ended: each PAYG organisation's service charge (and trial credit),
      * paid from its balance, and each flat-rate organisation's licence invoice. Each organisation
      * is billed in its own database transaction, at most once per month however often or
-     * concurrently this runs; one that fails is reported and leaves the others billed.
+     * concurrently this runs; one that fails is reported and leaves the others billed. Up to
+     * BILLING_RUN_CONCURRENCY organisations are billed at once.
      */
     async runMonthlyBilling({
       cycle,
@@ -460,27 +480,32 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
         failed: [],
       };
       const bill = async (
-        organization: OrganizationToBill,
-        run: () => Promise<BillingOutcome | undefined>,
+        organizations: OrganizationToBill[],
+        run: (organization: OrganizationToBill) => Promise<BillingOutcome | undefined>,
       ) => {
-        try {
-          const outcome = await run();
+        const outcomes = await mapConcurrently(organizations, BILLING_RUN_CONCURRENCY, (organization) =>
+          run(organization).catch((error: unknown) => ({
+            error: error instanceof Error ? error.message : String(error),
+          })),
+        );
+        // Reported in the organisations' order, whichever finished first.
+        organizations.forEach((organization, index) => {
+          const outcome = outcomes[index];
           if (outcome === 'already_billed') result.alreadyBilled.push(organization.id);
-          else if (outcome) {
+          else if (outcome && 'error' in outcome) {
+            result.failed.push({ organizationId: organization.id, error: outcome.error });
+          } else if (outcome) {
             result.billed.push(outcome.billed);
             if (outcome.becameInactive) result.becameInactive.push(organization.id);
           }
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          result.failed.push({ organizationId: organization.id, error: message });
-        }
+        });
       };
-      for (const organization of await listOrganizationsToBill(db, 'payg', organizationId)) {
-        await bill(organization, () => billPayg(organization, cycle, cycleEnd, now));
-      }
-      for (const organization of await listOrganizationsToBill(db, 'flat_rate', organizationId)) {
-        await bill(organization, () => billFlatRate(organization, cycle, cycleEnd));
-      }
+      await bill(await listOrganizationsToBill(db, 'payg', organizationId), (organization) =>
+        billPayg(organization, cycle, cycleEnd, now),
+      );
+      await bill(await listOrganizationsToBill(db, 'flat_rate', organizationId), (organization) =>
+        billFlatRate(organization, cycle, cycleEnd),
+      );
       return result;
     },
 

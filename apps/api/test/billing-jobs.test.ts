@@ -14,6 +14,7 @@ import {
   importUsage,
   inactivateAccountsWithOverdueInvoices,
   reactivateAccountWhenSettled,
+  reactivateForgottenApplications,
   sendOwedInactiveNotices,
 } from '../src/modules/billing/billing.jobs.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
@@ -337,6 +338,30 @@ describe('an account left with money due', () => {
     );
     expect(await networkStatus('SG', singapore)).toBe('active');
     expect(await networkStatus('EU', europe)).toBe('active');
+  });
+
+  it('applications an active account still has suspended are reactivated by the sweep, once a day', async () => {
+    // A crash between setting the account active and sending its reactivation leaves them so.
+    await t.database.db
+      .update(schema.application)
+      .set({ state: 'temporary_inactive' })
+      .where(eq(schema.application.organizationId, organizationId));
+    for (const [region, applicationId] of [
+      ['SG', singapore],
+      ['EU', europe],
+    ] as const) {
+      const network = await store.networkByApplication(region, applicationId);
+      await t.app.regions.deactivateNetwork(region, network!.networkId);
+    }
+    const deps = { db: t.database.db, jobQueue: t.app.jobQueue, now: () => new Date() };
+    expect(await reactivateForgottenApplications(deps)).toContain(organizationId);
+    await until(
+      'the forgotten reactivation',
+      () => applicationStates(organizationId),
+      (states) => states.every((state) => state.endsWith(': active')),
+    );
+    expect(await networkStatus('SG', singapore)).toBe('active');
+    expect(await reactivateForgottenApplications(deps)).not.toContain(organizationId);
   });
 
   it('a flat-rate invoice open for 30 days makes the account inactive and mails its super-admin', async () => {

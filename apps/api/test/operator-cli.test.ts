@@ -214,5 +214,11 @@ describe('the operator CLI', () => {
     expect(grant.stderr).toContain(
       'The credit may have been granted: repeat the command with --key lost-answer to grant it at most once.',
     );
+    const run = await portal(['billing', 'run', '--month', '2025-01'], {
+      PORTAL_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(run.stderr).toContain(
+      'Part of the month may be billed already: run the same command again once the portal is up; each organisation is billed at most once.',
+    );
   });
 });

@@ -302,6 +302,9 @@ const COMMANDS: Record<string, Command> = {
         path: '/billing-runs',
         body: { month, organization: org },
         progress: `Billing ${month}${org ? ` for ${org}` : ''}`,
+        repeatSafely:
+          'Part of the month may be billed already: run the same command again once the portal is up; ' +
+          'each organisation is billed at most once.',
       };
     },
     print(answer) {

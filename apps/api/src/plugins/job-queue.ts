@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.ts';
@@ -9,6 +10,16 @@ declare module 'fastify' {
 }
 
 /** What a module runs on the queue (`<module>.jobs.ts`), started and stopped with the server. */
+/**
+ * A job id from what the job is about (pg-boss ids are UUIDs), so the same work sent twice is one
+ * job while that job is kept.
+ */
+export function jobIdOf(...parts: string[]): string {
+  const hex = crypto.createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 export interface JobWorkers {
   /** Runs once pg-boss has started, when the server is ready: creates the module's queues and works them. */
   start(): Promise<void>;

@@ -5,7 +5,7 @@ import { portalName } from '../../auth/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { accountInactiveMail } from '../../mail/templates.ts';
-import type { JobQueue, JobWorkers } from '../../plugins/job-queue.ts';
+import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { updateApplicationInState } from '../applications/applications.repository.ts';
 import { formatUsd } from './billing-rules.ts';
@@ -15,6 +15,7 @@ import {
   findCreditAmount,
   findTransaction,
   hasOpenCharges,
+  listActiveAccountsWithSuspendedApplications,
   listApplicationsInState,
   listApplicationsWithNetwork,
   listOverdueFlatRateInvoices,
@@ -92,16 +93,6 @@ export interface BillingJobsDeps {
   /** How often the schedule looks for due work; 0 leaves it off. */
   scheduleSeconds: number;
   log: FastifyBaseLogger;
-}
-
-/**
- * A job id from what the job is about (pg-boss ids are UUIDs), so the same work sent twice is one
- * job while that job is kept.
- */
-function jobIdOf(...parts: string[]): string {
-  const hex = crypto.createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function cycleOf(date: Date): string {
@@ -203,13 +194,12 @@ type AccountJobDeps = Pick<
   'db' | 'regions' | 'jobQueue' | 'mailer' | 'portalName' | 'publicUrl' | 'now' | 'log'
 >;
 
-/** Whether the account is still inactive because of this transaction (unpaid). */
+/** Whether the account is still inactive because of this transaction (unpaid: open, or a card payment under way). */
 async function stillInactiveFor(db: Db, { organizationId, transactionId }: AccountInactiveJob) {
   const account = await findAccount(db, organizationId);
   const transaction = await findTransaction(db, organizationId, transactionId);
-  return account?.accountStatus === 'inactive' && transaction?.status === 'open'
-    ? { account, transaction }
-    : undefined;
+  const unpaid = transaction?.status === 'open' || transaction?.status === 'processing';
+  return account?.accountStatus === 'inactive' && unpaid ? { account, transaction } : undefined;
 }
 
 /**
@@ -341,6 +331,28 @@ export async function reactivateApplicationsSoon(jobQueue: JobQueue, organizatio
 }
 
 /**
+ * Sends, at most once a day per account, the reactivation of applications an active account still
+ * has suspended: a crash between setting the account active and sending its reactivation, or a
+ * reactivation whose retries ran out, leaves them so, and nothing else would look again.
+ */
+export async function reactivateForgottenApplications(
+  deps: Pick<BillingJobsDeps, 'db' | 'jobQueue' | 'now'>,
+) {
+  const day = deps.now().toISOString().slice(0, 10);
+  const organizations = await listActiveAccountsWithSuspendedApplications(deps.db);
+  for (const organizationId of organizations) {
+    const job: ReactivateApplicationsJob = { organizationId };
+    await sendOnce(
+      deps.jobQueue,
+      REACTIVATE_APPLICATIONS_QUEUE,
+      job,
+      jobIdOf('reactivate-forgotten', organizationId, day),
+    );
+  }
+  return organizations;
+}
+
+/**
  * Flat-rate invoices open for the grace period make their accounts inactive, with the same notice;
  * the notices owed are sent after, those a crash left unsent included.
  */
@@ -442,7 +454,8 @@ class BillingWorkers implements JobWorkers {
 
   /**
    * The day's import of the current month, in a month's first days the closing of the month
-   * before, and the accounts whose flat-rate invoice is overdue.
+   * before, the accounts whose flat-rate invoice is overdue, and the applications of active
+   * accounts still suspended.
    */
   private async sendDueJobs() {
     const { jobQueue, now } = this.deps;
@@ -456,6 +469,7 @@ class BillingWorkers implements JobWorkers {
     );
     if (today.getUTCDate() <= CLOSING_WINDOW_DAYS) await closeMonth(jobQueue, previousCycleOf(today));
     await inactivateAccountsWithOverdueInvoices(this.deps);
+    await reactivateForgottenApplications(this.deps);
   }
 }
 

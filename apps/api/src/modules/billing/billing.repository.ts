@@ -277,8 +277,10 @@ export async function insertCycleTransaction(
   return row;
 }
 
-/** Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's note. */
-/** Writes a granted credit; undefined when its idempotency key names an earlier transaction. */
+/**
+ * Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's
+ * note; undefined when its idempotency key names an earlier transaction.
+ */
 export async function insertGrantedCredit(
   tx: Tx,
   organizationId: string,
@@ -410,7 +412,7 @@ export async function listSuperAdminEmails(executor: Executor, organizationId: s
   return rows.map((row) => row.email);
 }
 
-/** Whether the organisation still owes money: a service charge not (fully) paid. */
+/** Whether the organisation still owes money: a service charge not (fully) paid, or being paid by card. */
 export async function hasOpenCharges(executor: Executor, organizationId: string): Promise<boolean> {
   const [row] = await executor
     .select({ id: transactions.id })
@@ -419,7 +421,7 @@ export async function hasOpenCharges(executor: Executor, organizationId: string)
       and(
         ofOrganization(organizationId),
         eq(transactions.type, 'service_charge'),
-        eq(transactions.status, 'open'),
+        inArray(transactions.status, ['open', 'processing']),
       ),
     )
     .limit(1);
@@ -565,4 +567,19 @@ export async function listMonthlyUsage(executor: Executor, organizationId: strin
       ),
     )
     .orderBy(asc(application.createdAt), asc(application.id), asc(applicationUsage.billingCycle));
+}
+
+/**
+ * Active organisations that still have applications the system suspended: their reactivation was
+ * owed but not done (the job failed for good, or a crash came between the status and the job).
+ */
+export async function listActiveAccountsWithSuspendedApplications(executor: Executor): Promise<string[]> {
+  const { application, organization } = schema;
+  const rows = await executor
+    .selectDistinct({ id: organization.id })
+    .from(organization)
+    .innerJoin(application, eq(application.organizationId, organization.id))
+    .where(and(eq(organization.accountStatus, 'active'), eq(application.state, 'temporary_inactive')))
+    .orderBy(asc(organization.id));
+  return rows.map((row) => row.id);
 }

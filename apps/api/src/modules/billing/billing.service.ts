@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import {
   MONTHLY_USAGE_MONTHS,
   PLAN_PRICES_MICRO_USD,
@@ -85,6 +86,9 @@ async function mapConcurrently<T, R>(items: T[], limit: number, work: (item: T) 
   const worker = async () => {
     for (let index = next++; index < items.length; index = next++) {
       results[index] = await work(items[index] as T);
+      // The embedded database answers without waiting on I/O, so a long run would otherwise keep
+      // every other request (health checks included) waiting until it ends.
+      await setImmediate();
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -54,6 +54,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          // The sandbox payment gateway on its own (where the portal hosts it: the api project).
+          name: 'card-sandbox',
+          include: ['apps/card-sandbox/test/**/*.test.ts'],
+          environment: 'node',
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { portalFetch, regionAdminToken } from '../regions/embedded-regions.ts';
+import { portalFetch } from '../http/portal-fetch.ts';
+import { regionAdminToken } from '../regions/embedded-regions.ts';
 import { RegionClient } from '../regions/region-client.ts';
 
 declare module 'fastify' {

@@ -8,6 +8,21 @@ const boundaries = {
   contracts: ['@portal/api', '@portal/web', '**/apps/**'],
   api: ['@portal/web', '**/apps/web/**'],
   web: ['@portal/api', '**/apps/api/**', 'better-auth', 'drizzle-orm', 'fastify', 'pg', '@electric-sql/pglite'],
+  // A gateway of its own: it knows nothing of the portal that hosts it.
+  cardSandbox: [
+    '@portal/api',
+    '@portal/web',
+    '@portal/region',
+    '**/apps/api/**',
+    '**/apps/web/**',
+    '**/apps/region/**',
+  ],
+};
+
+/** The one module of the server that hosts each embedded system. */
+const EMBEDDED = {
+  region: 'apps/api/src/regions/embedded-regions.ts',
+  cardSandbox: 'apps/api/src/payments/embedded-card-sandbox.ts',
 };
 
 const restrict = (patterns) => ({
@@ -24,13 +39,16 @@ export default tseslint.config(
   },
   { files: ['packages/contracts/**/*.ts'], rules: restrict(boundaries.contracts) },
   { files: ['apps/api/**/*.ts'], rules: restrict(boundaries.api) },
-  // The regional-platform emulator is a dependency of the API only so that the portal can host it
-  // (embedded regions): one module loads it, and nothing else in the server depends on it.
+  // The regional-platform emulator and the card sandbox are dependencies of the API only so that
+  // the portal can host them: one module loads each, and nothing else in the server depends on them.
   {
     files: ['apps/api/src/**/*.ts'],
-    ignores: ['apps/api/src/regions/embedded-regions.ts'],
-    rules: restrict([...boundaries.api, '@portal/region']),
+    ignores: [EMBEDDED.region, EMBEDDED.cardSandbox],
+    rules: restrict([...boundaries.api, '@portal/region', '@portal/card-sandbox']),
   },
+  { files: [EMBEDDED.region], rules: restrict([...boundaries.api, '@portal/card-sandbox']) },
+  { files: [EMBEDDED.cardSandbox], rules: restrict([...boundaries.api, '@portal/region']) },
+  { files: ['apps/card-sandbox/**/*.ts'], rules: restrict(boundaries.cardSandbox) },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: {

@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 const portalServer = 'http://localhost:3000';
 const proxyTo = (paths: string[]) => Object.fromEntries(paths.map((path) => [path, portalServer]));
 // Answered by the portal server; in development the SPA runs on Vite's own port.
-const serverPaths = ['/api', '/dev', '/regions'];
+const serverPaths = ['/api', '/dev', '/regions', '/card-sandbox'];
 // The portal server serves the built SPA's public files; `vite preview` has them in dist itself.
 const legalDocuments = ['/privacy_policy.md', '/terms_and_conditions.md'];
 

@@ -28,6 +28,7 @@ import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
+import { mountEmbeddedCardSandbox } from './payments/embedded-card-sandbox.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { authenticatePlugin } from './plugins/authenticate.ts';
 import { configPlugin } from './plugins/config.ts';
@@ -35,6 +36,7 @@ import { databasePlugin } from './plugins/database.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { jobQueuePlugin } from './plugins/job-queue.ts';
 import { mailerPlugin } from './plugins/mailer.ts';
+import { paymentGatewayPlugin } from './plugins/payment-gateway.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { regionClientPlugin } from './plugins/region-client.ts';
 import { requestGuardsPlugin } from './plugins/request-guards.ts';
@@ -49,6 +51,12 @@ const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export interface BuildAppOptions {
   config: Config;
   database: Database;
+}
+
+/** Origins other than the portal's that browsers send card data to. */
+function cardSandboxOrigins(config: Config): string[] {
+  if (config.payments.provider !== 'sandbox' || config.payments.cardSandbox.embedded) return [];
+  return [new URL(config.payments.cardSandbox.tokenizeUrl).origin];
 }
 
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
@@ -73,6 +81,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(rateLimitsPlugin);
   await app.register(jobQueuePlugin);
   await app.register(regionClientPlugin);
+  await app.register(paymentGatewayPlugin);
 
   await app.register(helmet, {
     // HSTS only where the portal is served over https; on plain http it would pin a browser to nothing.
@@ -83,7 +92,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
         imgSrc: ["'self'", 'data:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        // The card form posts to the sandbox's tokeniser: this origin unless CARD_SANDBOX_URL names another.
+        connectSrc: ["'self'", ...cardSandboxOrigins(config)],
         upgradeInsecureRequests: null,
       },
     },
@@ -124,6 +134,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(regionalSessionsRoutes);
   await app.register(operatorsRoutes, { prefix: OPERATOR_API_PREFIX });
   await mountEmbeddedRegions(app, { config, database });
+  await mountEmbeddedCardSandbox(app, { config, database });
   if (config.devMailbox) {
     await app.register(devMailboxRoutes, { prefix: '/dev/mailbox' });
   }
@@ -150,7 +161,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     const pathname = request.url.split('?')[0] ?? '';
     // A missing build file (a page of an earlier release asking for a chunk that is gone) is a 404,
     // never the SPA page, so the browser's module loader fails at once instead of parsing HTML.
-    const isApiOrAsset = ['/api/', '/dev/', '/regions/', '/assets/'].some((prefix) =>
+    const isApiOrAsset = ['/api/', '/dev/', '/regions/', '/card-sandbox/', '/assets/'].some((prefix) =>
       pathname.startsWith(prefix),
     );
     if (!isApiOrAsset && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {

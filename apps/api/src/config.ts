@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { REGION_KEYS, type RegionKey } from '@portal/contracts';
+import { PAYMENT_PROVIDERS, REGION_KEYS, type RegionKey } from '@portal/contracts';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -7,6 +7,18 @@ const optionalUrl = z
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined))
   .pipe(z.url().optional());
+
+/** Where the portal hosts the sandbox payment gateway when CARD_SANDBOX_URL names none. */
+export const EMBEDDED_CARD_SANDBOX_PATH = '/card-sandbox';
+
+const sandboxKey = (prefix: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}[A-Za-z0-9_-]{16,200}$`),
+      `must be ${prefix} followed by at least 16 letters, digits, _ or -`,
+    )
+    .optional();
 
 const ConfigSchema = z
   .object({
@@ -60,6 +72,17 @@ const ConfigSchema = z
     // How often the billing schedule looks for due work (the day's usage import, a closed month
     // to import and bill, flat-rate invoices overdue); 0 turns it off.
     BILLING_SCHEDULE_SECONDS: z.coerce.number().int().min(0).default(3600),
+    // The card gateway: the sandbox (hosted at /card-sandbox unless CARD_SANDBOX_URL names another)
+    // or Stripe.
+    PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
+    CARD_SANDBOX_URL: optionalUrl,
+    // The sandbox's keys; without them the hosted sandbox's are generated once into the data dir.
+    CARD_SANDBOX_SECRET_KEY: sandboxKey('sk_sandbox_'),
+    CARD_SANDBOX_PUBLISHABLE_KEY: sandboxKey('pk_sandbox_'),
+    STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().trim().min(1).optional(),
+    // Stripe's API host, for a local stand-in in tests; unset means Stripe's own.
+    STRIPE_API_HOST: optionalUrl,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
@@ -75,7 +98,46 @@ const ConfigSchema = z
         message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
       });
     }
+    if (env.PAYMENT_PROVIDER === 'sandbox' && env.CARD_SANDBOX_URL) {
+      for (const key of ['CARD_SANDBOX_SECRET_KEY', 'CARD_SANDBOX_PUBLISHABLE_KEY'] as const) {
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: "is required when CARD_SANDBOX_URL is set (that sandbox's key)",
+          });
+      }
+    }
+    if (env.PAYMENT_PROVIDER === 'stripe') {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
+      }
+    }
   });
+
+export interface CardSandboxConfig {
+  /** The sandbox's API base, without a trailing slash: CARD_SANDBOX_URL or the portal's own /card-sandbox. */
+  baseUrl: string;
+  /** Whether the portal hosts it (no CARD_SANDBOX_URL). */
+  embedded: boolean;
+  /** Where browsers send card data: a path on the portal's origin when hosted, else the sandbox's address. */
+  tokenizeUrl: string;
+  /** Configured keys; unset (hosted only), they are generated once into the data dir. */
+  secretKey: string | undefined;
+  publishableKey: string | undefined;
+}
+
+export type PaymentsConfig =
+  | { provider: 'sandbox'; cardSandbox: CardSandboxConfig }
+  | { provider: 'stripe'; stripe: StripeConfig };
+
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  /** STRIPE_API_HOST: a stand-in for Stripe's API (tests); unset means Stripe's own. */
+  apiHost: string | undefined;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -123,6 +185,7 @@ export interface Config {
   provisioningSweepSeconds: number;
   /** 0 when the billing schedule is off (the jobs still run when sent). */
   billingScheduleSeconds: number;
+  payments: PaymentsConfig;
 }
 
 export class ConfigError extends Error {}
@@ -199,5 +262,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisioningRetryLimit: e.PROVISIONING_RETRY_LIMIT,
     provisioningSweepSeconds: e.PROVISIONING_SWEEP_SECONDS,
     billingScheduleSeconds: e.BILLING_SCHEDULE_SECONDS,
+    payments: paymentsConfig(e, publicUrl),
+  };
+}
+
+function paymentsConfig(e: z.infer<typeof ConfigSchema>, publicUrl: string): PaymentsConfig {
+  if (e.PAYMENT_PROVIDER === 'stripe') {
+    return {
+      provider: 'stripe',
+      // Checked above: both are set for Stripe.
+      stripe: {
+        secretKey: e.STRIPE_SECRET_KEY ?? '',
+        publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? '',
+        apiHost: e.STRIPE_API_HOST,
+      },
+    };
+  }
+  const remote = e.CARD_SANDBOX_URL?.replace(/\/+$/, '');
+  return {
+    provider: 'sandbox',
+    cardSandbox: {
+      baseUrl: remote ?? `${publicUrl}${EMBEDDED_CARD_SANDBOX_PATH}`,
+      embedded: remote === undefined,
+      tokenizeUrl: `${remote ?? EMBEDDED_CARD_SANDBOX_PATH}/v1/tokens`,
+      secretKey: e.CARD_SANDBOX_SECRET_KEY,
+      publishableKey: e.CARD_SANDBOX_PUBLISHABLE_KEY,
+    },
   };
 }

@@ -146,6 +146,7 @@ const NOT_API_ROUTES: Record<string, string> = {
 const NOT_API_PREFIXES: Record<string, string> = {
   [API_DOCS_PATH]: "the reference's page, Swagger UI's files and its copies of the document",
   '/regions/': "the regional platform's APIs, which the portal hosts in development only",
+  '/card-sandbox/': "the sandbox payment gateway's API, which the portal hosts when it is the card gateway",
   '/dev/': 'the development outbox, never mounted in production',
 };
 

@@ -6,6 +6,7 @@ import { resolveDataDirSecret } from '../src/auth/secret.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 const SECRET = 'a-production-secret-of-at-least-32-chars';
+const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' };
 
 describe('loadConfig', () => {
   it.each([
@@ -19,6 +20,14 @@ describe('loadConfig', () => {
     ['REGION_EU_URL', { REGION_EU_URL: 'eu.example.com' }],
     ['REGION_ADMIN_TOKEN', { REGION_ADMIN_TOKEN: 'short' }],
     ['REGION_PROVISIONING_POLL_MS', { REGION_PROVISIONING_POLL_MS: '-1' }],
+    ['PAYMENT_PROVIDER', { PAYMENT_PROVIDER: 'paypal' }],
+    ['CARD_SANDBOX_URL', { CARD_SANDBOX_URL: 'sandbox.example.com' }],
+    ['CARD_SANDBOX_SECRET_KEY', { CARD_SANDBOX_SECRET_KEY: 'pk_sandbox_0123456789abcdef' }],
+    ['CARD_SANDBOX_PUBLISHABLE_KEY', { CARD_SANDBOX_PUBLISHABLE_KEY: 'pk_sandbox_short' }],
+    ['CARD_SANDBOX_SECRET_KEY', { CARD_SANDBOX_URL: 'https://sandbox.example.com' }],
+    ['STRIPE_SECRET_KEY', { PAYMENT_PROVIDER: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }],
+    ['STRIPE_PUBLISHABLE_KEY', { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }],
+    ['STRIPE_API_HOST', { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_API_HOST: 'x' }],
   ])('refuses a bad %s with one line naming it', (variable, env) => {
     const load = () => loadConfig(env);
     expect(load).toThrow(ConfigError);
@@ -75,6 +84,49 @@ describe('loadConfig', () => {
       US: 'https://portal.example.com/regions/us',
     });
     expect(loadConfig({ REGION_US_URL: 'https://us.example.com/' }).regionUrls.US).toBe('https://us.example.com');
+  });
+});
+
+describe('the payment gateway', () => {
+  it('is the sandbox the portal hosts at /card-sandbox unless told otherwise', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }).payments).toEqual({
+      provider: 'sandbox',
+      cardSandbox: {
+        baseUrl: 'https://portal.example.com/card-sandbox',
+        embedded: true,
+        tokenizeUrl: '/card-sandbox/v1/tokens',
+        secretKey: undefined,
+        publishableKey: undefined,
+      },
+    });
+  });
+
+  it('is a sandbox elsewhere with its keys when CARD_SANDBOX_URL is set', () => {
+    const keys = {
+      CARD_SANDBOX_SECRET_KEY: 'sk_sandbox_0123456789abcdef',
+      CARD_SANDBOX_PUBLISHABLE_KEY: 'pk_sandbox_0123456789abcdef',
+    };
+    expect(loadConfig({ CARD_SANDBOX_URL: 'https://pay.example.com/sandbox/', ...keys }).payments).toEqual({
+      provider: 'sandbox',
+      cardSandbox: {
+        baseUrl: 'https://pay.example.com/sandbox',
+        embedded: false,
+        tokenizeUrl: 'https://pay.example.com/sandbox/v1/tokens',
+        secretKey: keys.CARD_SANDBOX_SECRET_KEY,
+        publishableKey: keys.CARD_SANDBOX_PUBLISHABLE_KEY,
+      },
+    });
+  });
+
+  it('is Stripe with both its keys', () => {
+    const env = { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS };
+    expect(loadConfig(env).payments).toEqual({
+      provider: 'stripe',
+      stripe: { secretKey: 'sk_test_1', publishableKey: 'pk_test_1', apiHost: undefined },
+    });
+    expect(loadConfig({ ...env, STRIPE_API_HOST: 'http://127.0.0.1:12111' }).payments).toMatchObject({
+      stripe: { apiHost: 'http://127.0.0.1:12111' },
+    });
   });
 });
 

@@ -128,13 +128,14 @@ function identityPaths(google: boolean) {
 
 /**
  * Each route's zod schemas as JSON Schema, with its group, summary and error answer. The regions'
- * APIs belong to the regional platform, which the portal only hosts in development.
+ * APIs belong to the regional platform, which the portal only hosts in development, and the card
+ * sandbox's to the sandbox payment gateway it hosts.
  */
 const transform: SwaggerTransform = (input) => {
   const { url, route } = input;
   // Typed as always there, but a route declared without a schema has none.
   const schema: FastifySchema = input.schema ?? {};
-  if (url.startsWith('/regions/') || url === IDENTITY_WILDCARD)
+  if (url.startsWith('/regions/') || url.startsWith('/card-sandbox/') || url === IDENTITY_WILDCARD)
     return { schema: { ...schema, hide: true }, url };
   const summary = OPERATION_SUMMARIES[`${String(route.method)} ${documentPath(url)}`];
   return jsonSchemaTransform({

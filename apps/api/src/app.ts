@@ -26,6 +26,8 @@ import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitation
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
 import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
+import { paymentsJobs } from './modules/payments/payments.jobs.ts';
+import { accountPaymentsRoutes, transactionPaymentsRoutes } from './modules/payments/payments.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
 import { mountEmbeddedCardSandbox } from './payments/embedded-card-sandbox.ts';
@@ -124,7 +126,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(applicationsRoutes, { prefix: '/api/v1/applications' });
   await app.register(applicationsJobs);
   await app.register(billingJobs);
+  await app.register(paymentsJobs);
   await app.register(transactionsRoutes, { prefix: '/api/v1/transactions' });
+  await app.register(transactionPaymentsRoutes, { prefix: '/api/v1/transactions' });
+  await app.register(accountPaymentsRoutes, { prefix: '/api/v1/accounts' });
   await app.register(planUsageRoutes, { prefix: '/api/v1/accounts' });
   await app.register(invoicesRoutes, { prefix: INVOICE_LINKS_PREFIX });
   await app.register(membersRoutes, { prefix: '/api/v1/members' });

@@ -10,6 +10,7 @@ import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHOR
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import {
   STRONG_PASSWORD,
+  TEST_ORIGIN,
   invitationCodeFromMail,
   invite,
   joinByInvitation,
@@ -212,6 +213,45 @@ beforeAll(async () => {
   verifiableCode = (await pendingInvitation()).code;
 }, 180_000);
 
+/** A card token from the sandbox gateway's tokeniser, as the card form gets one, for a card that succeeds. */
+async function cardToken(): Promise<string> {
+  const owner = people['super-admin'].cookie;
+  const configuration = (await json(
+    await t.app.inject(jsonRequest('GET', '/api/v1/accounts/payment-gateway', undefined, owner)),
+  )) as { publicKey: string; tokenizeUrl: string };
+  const tokenized = await t.app.inject({
+    method: 'POST',
+    url: new URL(configuration.tokenizeUrl, TEST_ORIGIN).pathname,
+    headers: { authorization: `Bearer ${configuration.publicKey}`, 'content-type': 'application/json' },
+    payload: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+  });
+  return ((await json(tokenized)) as { id: string }).id;
+}
+
+/** A card the owner saves, for a call that removes it or makes it the default. */
+async function ownerCard(): Promise<string> {
+  const owner = people['super-admin'].cookie;
+  const added = await t.app.inject(
+    jsonRequest('POST', '/api/v1/accounts/payment-profiles', { token: await cardToken() }, owner),
+  );
+  return ((await json(added)) as { id: string }).id;
+}
+
+/** An open invoice of the owner's organisation, for a call that pays it. */
+async function openOwnerInvoice(): Promise<number> {
+  const [invoice] = await t.database.db
+    .insert(schema.ledgerTransaction)
+    .values({
+      organizationId: ownerOrganizationId,
+      type: 'service_charge',
+      status: 'open',
+      invoiceType: 'mau_based',
+      amountCents: 500,
+    })
+    .returning({ id: schema.ledgerTransaction.id });
+  return invoice!.id;
+}
+
 /** One call as it is made for a given caller; objects a successful call consumes are made fresh. */
 type Prepare = (caller: Caller) => Promise<{ method: InjectOptions['method']; url: string; body?: unknown }>;
 
@@ -342,6 +382,49 @@ const ROWS: Record<string, Row> = {
       const url = new URL(report.signedUrl);
       return { method: 'GET', url: `${url.pathname}${url.search}` };
     },
+  },
+
+  // Cards, top-ups and card payments (VIEW_BILLING), each organisation its own; every call gets a
+  // fresh token from the sandbox gateway's tokeniser, as the card form makes one.
+  'GET /api/v1/accounts/payment-gateway': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/payment-gateway'),
+  },
+  'GET /api/v1/accounts/payment-profiles': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/payment-profiles'),
+  },
+  'POST /api/v1/accounts/payment-profiles': {
+    expected: permission(HOLDERS.VIEW_BILLING, CREATED, CREATED),
+    prepare: async () => ({
+      method: 'POST',
+      url: '/api/v1/accounts/payment-profiles',
+      body: { token: await cardToken() },
+    }),
+  },
+  'DELETE /api/v1/accounts/payment-profiles/{id}': {
+    expected: permission(HOLDERS.VIEW_BILLING, NO_CONTENT, NOT_FOUND),
+    prepare: async () => ({ method: 'DELETE', url: `/api/v1/accounts/payment-profiles/${await ownerCard()}` }),
+  },
+  'PUT /api/v1/accounts/payment-profiles/{profileId}/default': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: async () => ({ method: 'PUT', url: `/api/v1/accounts/payment-profiles/${await ownerCard()}/default` }),
+  },
+  'POST /api/v1/accounts/topup': {
+    expected: permission(HOLDERS.VIEW_BILLING, CREATED, CREATED),
+    prepare: async () => ({
+      method: 'POST',
+      url: '/api/v1/accounts/topup',
+      body: { amount: 5, token: await cardToken() },
+    }),
+  },
+  'POST /api/v1/transactions/{id}/pay': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
+    prepare: async () => ({
+      method: 'POST',
+      url: `/api/v1/transactions/${await openOwnerInvoice()}/pay`,
+      body: { token: await cardToken() },
+    }),
   },
 
   'GET /api/v1/applications/': {

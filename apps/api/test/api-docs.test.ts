@@ -154,6 +154,7 @@ const NOT_API_PREFIXES: Record<string, string> = {
 const BODYLESS = new Set([
   'POST /api/v1/applications/{applicationId}/reactivate',
   'POST /api/v1/invitations/{invitationId}/resend',
+  'PUT /api/v1/accounts/payment-profiles/{profileId}/default',
 ]);
 
 const isNotApi = (url: string) =>

@@ -45,6 +45,8 @@ export const ERROR_DEFINITIONS = {
   CARD_TOKEN_INVALID: { status: 400, message: 'errors.cardTokenInvalid' },
   TRANSACTION_NOT_PAYABLE: { status: 409, message: 'errors.transactionNotPayable' },
   PAYMENT_NOT_CONFIRMED: { status: 503, message: 'errors.paymentNotConfirmed' },
+  PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },
+  TOP_UP_NOT_AVAILABLE: { status: 409, message: 'errors.topUpNotAvailable' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

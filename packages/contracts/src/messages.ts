@@ -119,6 +119,8 @@ export const messages = {
   'errors.cardExpired': 'Your card has expired.',
   'errors.cardTokenInvalid': 'The card details expired or were already used. Please enter the card again.',
   'errors.transactionNotPayable': 'This transaction is not open for payment.',
+  'errors.paymentGatewayUnavailable': 'The payment service is not reachable right now. Please try again later.',
+  'errors.topUpNotAvailable': 'Top-ups are for pay-as-you-go accounts; your invoices are paid by card.',
   'errors.paymentNotConfirmed':
     'The payment could not be confirmed yet. It will be confirmed shortly: check your billing page before paying again.',
   'errors.unknownApplication': 'One of the selected applications does not exist.',

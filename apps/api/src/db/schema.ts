@@ -1,9 +1,11 @@
 import {
   ACCOUNT_STATUSES,
   APPLICATION_STATES,
+  CARD_TYPES,
   CONTRACT_TYPES,
   INVITATION_STATUSES,
   INVOICE_TYPES,
+  PAYMENT_PROVIDERS,
   PLAN_KEYS,
   REGION_KEYS,
   ROLE_IDS,
@@ -156,6 +158,15 @@ export const organization = pgTable('organization', {
   // in the same database transaction and cleared once the notice is queued, so a crash in between
   // leaves it for the next sweep instead of losing the notice.
   inactiveNoticeTransactionId: bigint('inactive_notice_transaction_id', { mode: 'number' }),
+  /** The organisation as a customer of the payment gateway, made when its first card is saved. */
+  gatewayCustomerRef: text('gateway_customer_ref'),
+  /**
+   * Whether the organisation has a saved card: kept with the cards in the same database transaction,
+   * so the session check reads it with the organisation instead of counting cards on every request.
+   */
+  hasPaymentProfile: boolean('has_payment_profile').notNull().default(false),
+  /** The month (`YYYY-MM`) in which its super-admins were last warned that the balance runs low. */
+  lowBalanceWarnedFor: text('low_balance_warned_for'),
   // Flat-rate: the licence (its MAU and monthly fee), the price plan of each MAU above it and the
   // support plan with its monthly fee; PAYG leaves them at their defaults.
   licenseMau: integer('license_mau').notNull().default(0),
@@ -323,9 +334,12 @@ export const ledgerTransaction = pgTable(
     uniqueIndex('ledger_transaction_cycle_type_idx').on(t.organizationId, t.billingCycle, t.type),
     uniqueIndex('ledger_transaction_idempotency_key_idx').on(t.organizationId, t.idempotencyKey),
     index('ledger_transaction_organization_created_idx').on(t.organizationId, t.createdAt, t.id),
-    index('ledger_transaction_organization_padded_id_idx').on(
+    // The id search matches a prefix and answers in the order of the ids, both compared byte by byte
+    // (COLLATE "C", paddedIdBytes in the repository), so that this one index serves both whatever the
+    // database's collation.
+    index('ledger_transaction_organization_padded_id_c_idx').on(
       t.organizationId,
-      t.paddedId.op('text_pattern_ops'),
+      sql`(${t.paddedId} COLLATE "C")`,
     ),
     check('ledger_transaction_billing_cycle_check', sql`${t.billingCycle} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
     check(
@@ -376,6 +390,78 @@ export const balanceMovement = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('balance_movement_organization_created_idx').on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * A saved card: what the gateway tells about it (brand, last 4 digits, expiry) and its reference
+ * there. The card number never reaches the portal. At most one card per organisation is the default.
+ */
+export const paymentProfile = pgTable(
+  'payment_profile',
+  {
+    id: text('id').primaryKey(),
+    organizationId: organizationIdColumn(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    paymentMethodRef: text('payment_method_ref').notNull(),
+    cardType: text('card_type', { enum: CARD_TYPES }).notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_profile_single_default_idx').on(t.organizationId).where(sql`${t.isDefault}`),
+    index('payment_profile_organization_created_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export const PAYMENT_ATTEMPT_PURPOSES = ['topup', 'invoice'] as const;
+export const PAYMENT_ATTEMPT_STATUSES = ['pending', 'succeeded', 'refused'] as const;
+
+/**
+ * A card charge, written (pending, with the idempotency key the gateway is given) before the gateway
+ * is called and settled after, with the ledger rows it causes in the same database transaction. One
+ * left pending by a crash or a lost answer is settled by asking the gateway again with its key.
+ */
+export const paymentAttempt = pgTable(
+  'payment_attempt',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: organizationIdColumn(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    purpose: text('purpose', { enum: PAYMENT_ATTEMPT_PURPOSES }).notNull(),
+    /** The invoice being paid. */
+    invoiceTransactionId: bigint('invoice_transaction_id', { mode: 'number' }).references(
+      () => ledgerTransaction.id,
+    ),
+    /** What the card is charged, tax included. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** A top-up's amount, free credit and tax, as its summary showed them. */
+    topUpAmountCents: bigint('top_up_amount_cents', { mode: 'number' }).notNull().default(0),
+    freeCreditCents: bigint('free_credit_cents', { mode: 'number' }).notNull().default(0),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull().default(0),
+    taxRatePercent: numeric('tax_rate_percent', { precision: 5, scale: 2 }).notNull().default('0'),
+    /** The card: a one-time token from the card form, or a saved card and its gateway customer. */
+    sourceToken: text('source_token'),
+    paymentMethodRef: text('payment_method_ref'),
+    customerRef: text('customer_ref'),
+    status: text('status', { enum: PAYMENT_ATTEMPT_STATUSES }).notNull().default('pending'),
+    chargeRef: text('charge_ref'),
+    refusal: text('refusal'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    /** The ledger transaction the charge paid for: the top-up written, or the invoice. */
+    resultTransactionId: bigint('result_transaction_id', { mode: 'number' }).references(
+      () => ledgerTransaction.id,
+    ),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payment_attempt_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('payment_attempt_organization_idx').on(t.organizationId, t.createdAt),
+  ],
 );
 
 /** Monthly active users of an application in a billing cycle, as last imported from its region. */

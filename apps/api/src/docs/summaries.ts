@@ -29,6 +29,16 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     "A signed link to the transaction's invoice PDF, valid for 10 minutes without a session",
   'GET /api/v1/invoices/{id}.pdf':
     'The invoice PDF behind a signed link; a changed or expired link answers a page saying so',
+  'POST /api/v1/transactions/{id}/pay': 'Pay what an open invoice still owes by card (a token or a saved card)',
+
+  'GET /api/v1/accounts/payment-gateway': "The card provider's client configuration: what the card form needs",
+  'GET /api/v1/accounts/payment-profiles': "The organisation's saved cards, the default first",
+  'POST /api/v1/accounts/payment-profiles':
+    'Save the card a token names; on an inactive account it pays what is due and reactivates it',
+  'DELETE /api/v1/accounts/payment-profiles/{id}': 'Remove a saved card (the newest other card becomes the default)',
+  'PUT /api/v1/accounts/payment-profiles/{profileId}/default': 'Make a saved card the default',
+  'POST /api/v1/accounts/topup':
+    'Top up the prepaid balance by card: the amount less free credit, plus tax, is charged',
 
   'GET /api/v1/applications/': 'Applications the caller may see',
   'POST /api/v1/applications/': 'Create an application in a region',

@@ -114,3 +114,71 @@ export function accountInactiveMail(input: AccountInactiveMailInput): OutgoingMa
 </body></html>`;
   return { to: input.to, subject: `Your ${portalName} account is inactive`, text, html };
 }
+
+interface PaymentReceiptMailInput {
+  to: string;
+  portalName: string;
+  organizationName: string;
+  /** "USD 1,043.50" */
+  amount: string;
+  /** "VISA ending in 4242" */
+  card: string;
+  /** What was paid: "Top-up of the prepaid balance" or "Invoice INV-000000042". */
+  paidFor: string;
+  /** The transaction's page in the portal, with its invoice. */
+  link: string;
+}
+
+/** The receipt of a successful card payment. */
+export function paymentReceiptMail(input: PaymentReceiptMailInput): OutgoingMail {
+  const { portalName, organizationName, amount, card, paidFor, link } = input;
+  const intro = `${organizationName} paid ${amount} with the ${card}.`;
+  const text = [
+    portalName,
+    '',
+    'Payment receipt',
+    '',
+    intro,
+    `For: ${paidFor}`,
+    '',
+    `See it and its invoice: ${link}`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<h2 style="font-size:16px">Payment receipt</h2>
+<p>${escapeHtml(intro)}</p>
+<p>For: ${escapeHtml(paidFor)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">See it and its invoice</a></p>
+</body></html>`;
+  return { to: input.to, subject: `Your ${portalName} payment receipt: ${amount}`, text, html };
+}
+
+interface LowBalanceMailInput {
+  to: string;
+  portalName: string;
+  organizationName: string;
+  /** "USD 12.40" */
+  balance: string;
+  /** "USD 118.00" */
+  lastMonth: string;
+  /** The payment page for a top-up. */
+  link: string;
+}
+
+/** The warning that the prepaid balance will not cover a month like the last one. */
+export function lowBalanceMail(input: LowBalanceMailInput): OutgoingMail {
+  const { portalName, organizationName, balance, lastMonth, link } = input;
+  const intro = `The prepaid balance of ${organizationName} is ${balance}, less than last month's charge of ${lastMonth}.`;
+  const advice =
+    'Top up now so that this month is paid from the balance: an account whose balance cannot pay its charge becomes inactive.';
+  const text = [portalName, '', intro, '', advice, '', `Top up: ${link}`].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p>${escapeHtml(advice)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Top up</a></p>
+</body></html>`;
+  return { to: input.to, subject: `Your ${portalName} balance is running low`, text, html };
+}

@@ -36,8 +36,7 @@ function toAccount(user: SessionUser, { member, organization: org }: Membership)
     permissions: permissionsForRoles(roleIds),
     accountStatus: org.accountStatus,
     trialEndAt: org.trialEndAt?.toISOString() ?? null,
-    // Saved cards arrive with the billing work; until then no organisation has one.
-    havePaymentProfile: 'false',
+    havePaymentProfile: org.hasPaymentProfile ? 'true' : 'false',
     contractType: org.contractType,
     memberLimit: org.memberLimit,
     applicationLimit: org.applicationLimit,

@@ -1,0 +1,2 @@
+DROP INDEX "ledger_transaction_organization_padded_id_idx";--> statement-breakpoint
+CREATE INDEX "ledger_transaction_organization_padded_id_c_idx" ON "ledger_transaction" USING btree ("organization_id",("padded_id" COLLATE "C"));

@@ -1,0 +1,236 @@
+import { CARD_TYPE_LABELS, padTransactionId, type CardType } from '@portal/contracts';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { portalName } from '../../auth/auth.ts';
+import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { lowBalanceMail, paymentReceiptMail } from '../../mail/templates.ts';
+import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
+import { formatUsd } from '../billing/billing-rules.ts';
+import { listSuperAdminEmails } from '../billing/billing.repository.ts';
+import {
+  findAttempt,
+  findPayingOrganization,
+  listLowBalances,
+  listUnsettledAttempts,
+  markLowBalanceWarned,
+  type PaymentAttemptRow,
+} from './payments.repository.ts';
+import { paymentsService, type PaymentsDeps } from './payments.service.ts';
+
+const PAYMENT_RECEIPT_QUEUE = 'payment-receipt';
+const LOW_BALANCE_MAIL_QUEUE = 'low-balance-mail';
+const MAIL_EXPIRY_SECONDS = 5 * 60;
+const RETRY_DELAY_SECONDS = 60;
+const RETRY_LIMIT = 12;
+/**
+ * How old a pending attempt must be before the schedule asks the gateway about it: a live request
+ * settles its own attempt within the gateway's time-out, well inside this.
+ */
+const RECONCILE_AFTER_MS = 2 * 60_000;
+
+/** The receipt of one successful payment to one super-admin. */
+interface PaymentReceiptJob {
+  organizationId: string;
+  attemptId: number;
+  to: string;
+}
+
+/** Queues the receipt of a payment to each super-admin, each once however often this is asked. */
+async function sendReceipts(db: Db, jobQueue: JobQueue, attempt: PaymentAttemptRow) {
+  for (const to of await listSuperAdminEmails(db, attempt.organizationId)) {
+    const job: PaymentReceiptJob = { organizationId: attempt.organizationId, attemptId: attempt.id, to };
+    await jobQueue.send(PAYMENT_RECEIPT_QUEUE, job, {
+      id: jobIdOf('payment-receipt', attempt.idempotencyKey, to),
+    });
+  }
+}
+
+/** The low-balance warning of one month to one super-admin. */
+interface LowBalanceMailJob {
+  organizationId: string;
+  cycle: string;
+  to: string;
+  balanceCents: number;
+  lastMonthCents: number;
+}
+
+type PaymentsServiceDeps = Omit<PaymentsDeps, 'onPaymentSucceeded'>;
+
+/** The payments service, its successful payments followed by their receipts. */
+export function paymentsServiceFor(deps: PaymentsServiceDeps) {
+  return paymentsService({
+    ...deps,
+    onPaymentSucceeded: (attempt) => sendReceipts(deps.db, deps.jobQueue, attempt),
+  });
+}
+
+export function paymentsServiceOf(app: FastifyInstance) {
+  return paymentsServiceFor({ db: app.database.db, gateway: app.paymentGateway, jobQueue: app.jobQueue });
+}
+
+interface ReceiptDeps {
+  db: Db;
+  mailer: Mailer;
+  portalName: string;
+  publicUrl: string;
+}
+
+/** Mails one super-admin the receipt of a successful payment. */
+export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJob) {
+  const attempt = await findAttempt(deps.db, job.organizationId, job.attemptId);
+  const organization = await findPayingOrganization(deps.db, job.organizationId);
+  if (attempt?.status !== 'succeeded' || !organization || attempt.resultTransactionId === null) return;
+  const brand = CARD_TYPE_LABELS[attempt.cardBrand as CardType] ?? attempt.cardBrand ?? 'card';
+  const transactionId = padTransactionId(attempt.resultTransactionId);
+  await deps.mailer.send(
+    paymentReceiptMail({
+      to: job.to,
+      portalName: deps.portalName,
+      organizationName: organization.name,
+      amount: `USD ${formatUsd(attempt.amountCents)}`,
+      card: `${brand} card ending in ${attempt.cardLast4 ?? '????'}`,
+      paidFor: attempt.purpose === 'topup' ? 'Top-up of the prepaid balance' : `Invoice INV-${transactionId}`,
+      link: new URL(`/billing/asc/${transactionId}`, deps.publicUrl).toString(),
+    }),
+  );
+}
+
+function previousCycleOf(cycle: string): string {
+  const [year, month] = cycle.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
+}
+
+/**
+ * Warns the super-admins of each active PAYG organisation whose balance is below last month's
+ * charge, once a month: the mail jobs are keyed by organisation, month and address, so a warning
+ * repeated before the month is recorded sends nothing twice.
+ */
+export async function warnLowBalances(deps: { db: Db; jobQueue: JobQueue }, now: Date) {
+  const cycle = now.toISOString().slice(0, 7);
+  const low = await listLowBalances(deps.db, cycle, previousCycleOf(cycle));
+  for (const organization of low) {
+    for (const to of await listSuperAdminEmails(deps.db, organization.organizationId)) {
+      const job: LowBalanceMailJob = { ...organization, cycle, to };
+      await deps.jobQueue.send(LOW_BALANCE_MAIL_QUEUE, job, {
+        id: jobIdOf('low-balance', organization.organizationId, cycle, to),
+      });
+    }
+    await markLowBalanceWarned(deps.db, organization.organizationId, cycle);
+  }
+  return low.map((organization) => organization.organizationId);
+}
+
+export async function mailLowBalanceWarning(deps: ReceiptDeps, job: LowBalanceMailJob) {
+  const organization = await findPayingOrganization(deps.db, job.organizationId);
+  if (!organization) return;
+  await deps.mailer.send(
+    lowBalanceMail({
+      to: job.to,
+      portalName: deps.portalName,
+      organizationName: organization.name,
+      balance: `USD ${formatUsd(job.balanceCents)}`,
+      lastMonth: `USD ${formatUsd(job.lastMonthCents)}`,
+      link: new URL('/payment/asc/top-up', deps.publicUrl).toString(),
+    }),
+  );
+}
+
+/**
+ * Settles every attempt written before `createdBefore` that is still pending (the server stopped,
+ * or the gateway's answer was lost) by asking the gateway again with its idempotency key.
+ */
+export async function reconcilePaymentAttempts(
+  deps: PaymentsServiceDeps & { log: FastifyBaseLogger },
+  createdBefore: Date,
+) {
+  const service = paymentsServiceFor(deps);
+  const outcomes = { succeeded: 0, refused: 0, pending: 0 };
+  for (const attempt of await listUnsettledAttempts(deps.db, createdBefore)) {
+    try {
+      outcomes[await service.reconcile(attempt)] += 1;
+    } catch (error) {
+      outcomes.pending += 1;
+      deps.log.error(
+        { err: error, attemptId: attempt.id },
+        'payment attempt not reconciled; the next round retries',
+      );
+    }
+  }
+  return outcomes;
+}
+
+interface PaymentWorkersDeps extends PaymentsServiceDeps, ReceiptDeps {
+  log: FastifyBaseLogger;
+  scheduleSeconds: number;
+}
+
+/** The receipts, and the reconciliation of unsettled attempts at start and on the billing schedule. */
+class PaymentWorkers implements JobWorkers {
+  readonly finishWithinMs = 15_000;
+  private schedule: NodeJS.Timeout | undefined;
+  private readonly startedAt = new Date();
+
+  constructor(private readonly deps: PaymentWorkersDeps) {}
+
+  async start() {
+    const { deps } = this;
+    for (const name of [PAYMENT_RECEIPT_QUEUE, LOW_BALANCE_MAIL_QUEUE]) {
+      const queue = {
+        name,
+        retryLimit: RETRY_LIMIT,
+        retryDelay: RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        expireInSeconds: MAIL_EXPIRY_SECONDS,
+      };
+      await deps.jobQueue.boss.createQueue(name, queue);
+      await deps.jobQueue.boss.updateQueue(name, queue);
+    }
+    await deps.jobQueue.work<PaymentReceiptJob>(PAYMENT_RECEIPT_QUEUE, {}, async ([job]) => {
+      if (job) await mailPaymentReceipt(deps, job.data);
+    });
+    await deps.jobQueue.work<LowBalanceMailJob>(LOW_BALANCE_MAIL_QUEUE, {}, async ([job]) => {
+      if (job) await mailLowBalanceWarning(deps, job.data);
+    });
+    // What an earlier run of the server left unsettled (a crash mid-payment) is settled now.
+    this.reconcile(this.startedAt);
+    if (deps.scheduleSeconds === 0) return;
+    this.schedule = setInterval(() => {
+      this.reconcile(new Date(Date.now() - RECONCILE_AFTER_MS));
+      warnLowBalances(deps, new Date()).catch((error: unknown) =>
+        deps.log.error({ err: error }, 'low-balance warnings failed; the next round retries'),
+      );
+    }, deps.scheduleSeconds * 1000);
+    this.schedule.unref();
+  }
+
+  stop() {
+    clearInterval(this.schedule);
+  }
+
+  private reconcile(createdBefore: Date) {
+    reconcilePaymentAttempts(this.deps, createdBefore).then(
+      (outcomes) => {
+        if (outcomes.succeeded + outcomes.refused + outcomes.pending > 0) {
+          this.deps.log.info(outcomes, 'payment attempts reconciled');
+        }
+      },
+      (error: unknown) =>
+        this.deps.log.error({ err: error }, 'payment reconciliation failed; the next round retries'),
+    );
+  }
+}
+
+export async function paymentsJobs(app: FastifyInstance) {
+  app.jobQueue.addWorkers(
+    new PaymentWorkers({
+      db: app.database.db,
+      gateway: app.paymentGateway,
+      jobQueue: app.jobQueue,
+      mailer: app.mailer,
+      portalName: portalName(app.config),
+      publicUrl: app.config.publicUrl,
+      log: app.log,
+      scheduleSeconds: app.config.billingScheduleSeconds,
+    }),
+  );
+}

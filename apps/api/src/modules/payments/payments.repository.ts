@@ -1,0 +1,350 @@
+import { and, asc, desc, eq, lt, ne, sql } from 'drizzle-orm';
+import type { Executor, Tx } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+
+const { paymentProfile: profiles, paymentAttempt: attempts } = schema;
+
+export type PaymentProfileRow = typeof profiles.$inferSelect;
+export type PaymentAttemptRow = typeof attempts.$inferSelect;
+
+function ofOrganization(organizationId: string) {
+  return eq(profiles.organizationId, organizationId);
+}
+
+/** The organisation's saved cards, the default first, then the newest. */
+export async function listPaymentProfiles(executor: Executor, organizationId: string) {
+  return executor
+    .select()
+    .from(profiles)
+    .where(ofOrganization(organizationId))
+    .orderBy(desc(profiles.isDefault), desc(profiles.createdAt), asc(profiles.id));
+}
+
+export async function findPaymentProfile(
+  executor: Executor,
+  organizationId: string,
+  profileId: string,
+): Promise<PaymentProfileRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(profiles)
+    .where(and(ofOrganization(organizationId), eq(profiles.id, profileId)))
+    .limit(1);
+  return row;
+}
+
+export async function hasPaymentProfile(executor: Executor, organizationId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(ofOrganization(organizationId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Locks the organisation's cards for a change of which is the default. */
+export async function lockPaymentProfiles(tx: Tx, organizationId: string) {
+  return tx.select({ id: profiles.id }).from(profiles).where(ofOrganization(organizationId)).for('update');
+}
+
+export async function insertPaymentProfile(
+  tx: Tx,
+  organizationId: string,
+  values: Omit<typeof profiles.$inferInsert, 'organizationId' | 'createdAt'>,
+): Promise<PaymentProfileRow> {
+  const [row] = await tx
+    .insert(profiles)
+    .values({ ...values, organizationId })
+    .returning();
+  if (!row) throw new Error('the payment profile was not written');
+  return row;
+}
+
+/** Makes one card the default and every other card of the organisation not. */
+export async function setDefaultPaymentProfile(tx: Tx, organizationId: string, profileId: string) {
+  await tx
+    .update(profiles)
+    .set({ isDefault: false })
+    .where(and(ofOrganization(organizationId), ne(profiles.id, profileId), eq(profiles.isDefault, true)));
+  const updated = await tx
+    .update(profiles)
+    .set({ isDefault: true })
+    .where(and(ofOrganization(organizationId), eq(profiles.id, profileId)))
+    .returning({ id: profiles.id });
+  return updated.length > 0;
+}
+
+export async function deletePaymentProfile(
+  tx: Tx,
+  organizationId: string,
+  profileId: string,
+): Promise<PaymentProfileRow | undefined> {
+  const [row] = await tx
+    .delete(profiles)
+    .where(and(ofOrganization(organizationId), eq(profiles.id, profileId)))
+    .returning();
+  return row;
+}
+
+/** Records whether the organisation has a saved card, with the change of its cards. */
+export async function setHasPaymentProfile(tx: Tx, organizationId: string, hasPaymentProfile: boolean) {
+  const { organization } = schema;
+  await tx.update(organization).set({ hasPaymentProfile }).where(eq(organization.id, organizationId));
+}
+
+export async function setGatewayCustomerRef(executor: Executor, organizationId: string, customerRef: string) {
+  const { organization } = schema;
+  await executor
+    .update(organization)
+    .set({ gatewayCustomerRef: customerRef })
+    .where(eq(organization.id, organizationId));
+}
+
+export type NewPaymentAttempt = Omit<
+  typeof attempts.$inferInsert,
+  'id' | 'organizationId' | 'status' | 'createdAt' | 'settledAt'
+>;
+
+export async function insertPaymentAttempt(
+  executor: Executor,
+  organizationId: string,
+  values: NewPaymentAttempt,
+): Promise<PaymentAttemptRow> {
+  const [row] = await executor
+    .insert(attempts)
+    .values({ ...values, organizationId })
+    .returning();
+  if (!row) throw new Error('the payment attempt was not written');
+  return row;
+}
+
+/** Locks an attempt still pending for its settlement; undefined once another settled it. */
+export async function lockPendingAttempt(
+  tx: Tx,
+  organizationId: string,
+  attemptId: number,
+): Promise<PaymentAttemptRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(attempts)
+    .where(
+      and(
+        eq(attempts.organizationId, organizationId),
+        eq(attempts.id, attemptId),
+        eq(attempts.status, 'pending'),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+export async function settleAttempt(
+  tx: Tx,
+  organizationId: string,
+  attemptId: number,
+  values: Pick<
+    PaymentAttemptRow,
+    'status' | 'chargeRef' | 'refusal' | 'cardBrand' | 'cardLast4' | 'resultTransactionId' | 'settledAt'
+  >,
+) {
+  await tx
+    .update(attempts)
+    .set(values)
+    .where(and(eq(attempts.organizationId, organizationId), eq(attempts.id, attemptId)));
+}
+
+export async function findAttempt(
+  executor: Executor,
+  organizationId: string,
+  attemptId: number,
+): Promise<PaymentAttemptRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.organizationId, organizationId), eq(attempts.id, attemptId)))
+    .limit(1);
+  return row;
+}
+
+/*
+ * The reconciliation acts for the operator across organisations, like the billing jobs: it reads
+ * every organisation's unsettled attempts and settles each within its own organisation.
+ */
+
+/** Attempts still pending that were written before `createdBefore`, oldest first. */
+export async function listUnsettledAttempts(executor: Executor, createdBefore: Date) {
+  return executor
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.status, 'pending'), lt(attempts.createdAt, createdBefore)))
+    .orderBy(asc(attempts.createdAt));
+}
+
+/**
+ * Claims an invoice for a card payment: open → processing. Only one claim succeeds however many
+ * pay at once; undefined when the invoice is not open (paid, or being paid).
+ */
+export async function claimInvoiceForPayment(tx: Tx, organizationId: string, transactionId: number) {
+  const { ledgerTransaction: transactions } = schema;
+  const [row] = await tx
+    .update(transactions)
+    .set({ status: 'processing' })
+    .where(
+      and(
+        eq(transactions.organizationId, organizationId),
+        eq(transactions.id, transactionId),
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.status, 'open'),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Ends a card payment of an invoice: paid with what the card paid added, or open again. */
+export async function finishInvoicePayment(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  outcome: { paidCents: number; paidAt: Date } | 'refused',
+) {
+  const { ledgerTransaction: transactions } = schema;
+  await tx
+    .update(transactions)
+    .set(
+      outcome === 'refused'
+        ? { status: 'open' }
+        : {
+            status: 'paid',
+            paymentAmountCents: sql`${transactions.paymentAmountCents} + ${outcome.paidCents}`,
+            paidAt: outcome.paidAt,
+          },
+    )
+    .where(
+      and(
+        eq(transactions.organizationId, organizationId),
+        eq(transactions.id, transactionId),
+        eq(transactions.status, 'processing'),
+      ),
+    );
+}
+
+/** The organisation's open service charges, oldest first, locked for settlement from the balance. */
+export async function lockOpenCharges(tx: Tx, organizationId: string) {
+  const { ledgerTransaction: transactions } = schema;
+  return tx
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.organizationId, organizationId),
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.status, 'open'),
+      ),
+    )
+    .orderBy(asc(transactions.createdAt), asc(transactions.id))
+    .for('update');
+}
+
+/** The ids of the organisation's open service charges, oldest first: what an inactive account owes. */
+export async function listOpenChargeIds(executor: Executor, organizationId: string): Promise<number[]> {
+  const { ledgerTransaction: transactions } = schema;
+  const rows = await executor
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.organizationId, organizationId),
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.status, 'open'),
+      ),
+    )
+    .orderBy(asc(transactions.createdAt), asc(transactions.id));
+  return rows.map((row) => row.id);
+}
+
+/** What paying needs to know of the organisation, read fresh (not from the session's copy). */
+export async function findPayingOrganization(executor: Executor, organizationId: string) {
+  const { organization } = schema;
+  const [row] = await executor
+    .select({
+      id: organization.id,
+      name: organization.name,
+      accountStatus: organization.accountStatus,
+      contractType: organization.contractType,
+      isFreeCredit: organization.isFreeCredit,
+      billingCountry: organization.billingCountry,
+      gatewayCustomerRef: organization.gatewayCustomerRef,
+      balanceCents: organization.balanceCents,
+    })
+    .from(organization)
+    .where(eq(organization.id, organizationId))
+    .limit(1);
+  return row;
+}
+
+/** A ledger row a card payment writes: a paid top-up or the free credit it earned. */
+export async function insertPaidTransaction(
+  tx: Tx,
+  organizationId: string,
+  values: Pick<
+    typeof schema.ledgerTransaction.$inferInsert,
+    | 'type'
+    | 'amountCents'
+    | 'paymentAmountCents'
+    | 'taxAmountCents'
+    | 'taxRatePercent'
+    | 'creditTransactionId'
+    | 'notes'
+    | 'idempotencyKey'
+    | 'paidAt'
+  >,
+) {
+  const [row] = await tx
+    .insert(schema.ledgerTransaction)
+    .values({ ...values, organizationId, status: 'paid' })
+    .returning();
+  if (!row) throw new Error('the transaction was not written');
+  return row;
+}
+
+/**
+ * Active PAYG organisations not yet warned this month whose balance is below what last month's
+ * service charge came to: at last month's usage, the balance will not cover this month.
+ */
+export async function listLowBalances(executor: Executor, currentCycle: string, previousCycle: string) {
+  const { organization, ledgerTransaction: transactions } = schema;
+  return executor
+    .select({
+      organizationId: organization.id,
+      balanceCents: organization.balanceCents,
+      lastMonthCents: transactions.amountCents,
+    })
+    .from(organization)
+    .innerJoin(
+      transactions,
+      and(
+        eq(transactions.organizationId, organization.id),
+        eq(transactions.type, 'service_charge'),
+        eq(transactions.billingCycle, previousCycle),
+      ),
+    )
+    .where(
+      and(
+        eq(organization.contractType, 'payg'),
+        eq(organization.accountStatus, 'active'),
+        sql`${organization.balanceCents} < ${transactions.amountCents}`,
+        sql`${organization.lowBalanceWarnedFor} IS DISTINCT FROM ${currentCycle}`,
+      ),
+    )
+    .orderBy(asc(organization.id));
+}
+
+/** Records the month the organisation's super-admins were warned of a low balance. */
+export async function markLowBalanceWarned(executor: Executor, organizationId: string, cycle: string) {
+  const { organization } = schema;
+  await executor
+    .update(organization)
+    .set({ lowBalanceWarnedFor: cycle })
+    .where(eq(organization.id, organizationId));
+}

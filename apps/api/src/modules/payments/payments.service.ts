@@ -1,0 +1,533 @@
+import crypto from 'node:crypto';
+import {
+  CARD_TYPES,
+  padTransactionId,
+  topUpSummary,
+  type AddPaymentProfileResponse,
+  type CardType,
+  type ErrorCode,
+  type PayTransactionResponse,
+  type PaymentGatewayConfiguration,
+  type PaymentProfile,
+  type TopUpRequest,
+  type TopUpResponse,
+} from '@portal/contracts';
+import type { SessionUser } from '../../auth/session.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import {
+  CardRefusedError,
+  GatewayUnavailableError,
+  type CardRefusal,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type PaymentGateway,
+} from '../../payments/payment-gateway.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
+import type { JobQueue } from '../../plugins/job-queue.ts';
+import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
+import { centsToUsd, settleFromBalance } from '../billing/billing-rules.ts';
+import { reactivateAccountWhenSettled } from '../billing/billing.jobs.ts';
+import {
+  findCreditAmount,
+  findTaxRatePercent,
+  findTransaction,
+  lockBalance,
+  moveBalance,
+  settleTransaction,
+} from '../billing/billing.repository.ts';
+import { requireMembership } from '../members/members.service.ts';
+import {
+  claimInvoiceForPayment,
+  deletePaymentProfile,
+  findAttempt,
+  findPayingOrganization,
+  findPaymentProfile,
+  finishInvoicePayment,
+  hasPaymentProfile,
+  insertPaidTransaction,
+  insertPaymentAttempt,
+  insertPaymentProfile,
+  listOpenChargeIds,
+  listPaymentProfiles,
+  lockOpenCharges,
+  lockPaymentProfiles,
+  lockPendingAttempt,
+  setDefaultPaymentProfile,
+  setGatewayCustomerRef,
+  setHasPaymentProfile,
+  settleAttempt,
+  type NewPaymentAttempt,
+  type PaymentAttemptRow,
+  type PaymentProfileRow,
+} from './payments.repository.ts';
+
+const FREE_CREDIT_NOTE = 'Free credit';
+
+const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
+  card_declined: 'CARD_DECLINED',
+  insufficient_funds: 'CARD_INSUFFICIENT_FUNDS',
+  expired_card: 'CARD_EXPIRED',
+  card_not_supported: 'CARD_NOT_SUPPORTED',
+  invalid_token: 'CARD_TOKEN_INVALID',
+};
+
+export interface PaymentsDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  jobQueue: JobQueue;
+  /** Called once a charge has succeeded and its ledger rows are written (the receipt mail). */
+  onPaymentSucceeded?: (attempt: PaymentAttemptRow) => Promise<void>;
+  now?: () => Date;
+}
+
+/** A card the caller names: a fresh token from the card form, or a saved card. */
+type PaymentSource = Pick<NewPaymentAttempt, 'sourceToken' | 'paymentMethodRef' | 'customerRef'>;
+
+/** What settling an attempt found: the attempt as it now stands, and whether this call settled it. */
+interface Settlement {
+  attempt: PaymentAttemptRow;
+  settledNow: boolean;
+}
+
+function refusalError(refusal: CardRefusal | string | null): AppError {
+  const code = REFUSAL_ERRORS[refusal as CardRefusal] ?? 'CARD_DECLINED';
+  return new AppError(code, { field: 'token' });
+}
+
+function isAcceptedCardType(brand: string): brand is CardType {
+  return (CARD_TYPES as readonly string[]).includes(brand);
+}
+
+function toPaymentProfile(row: PaymentProfileRow): PaymentProfile {
+  return {
+    id: row.id,
+    cardType: row.cardType,
+    maskedCardNumber: `**** **** **** ${row.last4}`,
+    expirationMonth: row.expMonth,
+    expirationYear: row.expYear,
+    defaultPayment: row.isDefault,
+  };
+}
+
+/** The gateway request an attempt stands for: asking again with it is how an unknown outcome is learned. */
+function chargeRequestOf(attempt: PaymentAttemptRow): ChargeRequest {
+  const description =
+    attempt.purpose === 'topup'
+      ? 'Prepaid balance top-up'
+      : `Invoice INV-${padTransactionId(attempt.invoiceTransactionId ?? 0)}`;
+  return {
+    amountCents: attempt.amountCents,
+    idempotencyKey: attempt.idempotencyKey,
+    description,
+    source: attempt.sourceToken
+      ? { token: attempt.sourceToken }
+      : { paymentMethodRef: attempt.paymentMethodRef ?? '', customerRef: attempt.customerRef },
+  };
+}
+
+/**
+ * Pays the organisation's open service charges, oldest first, from its balance down to the minimum:
+ * what a top-up makes possible. Each payment is a balance movement against the charge it pays.
+ */
+async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Date) {
+  for (const charge of await lockOpenCharges(tx, organizationId)) {
+    const creditCents = charge.creditTransactionId
+      ? await findCreditAmount(tx, organizationId, charge.creditTransactionId)
+      : 0;
+    const balance = await lockBalance(tx, organizationId);
+    const settlement = settleFromBalance({
+      chargeCents: charge.amountCents - charge.paymentAmountCents,
+      creditCents,
+      ...balance,
+    });
+    if (settlement.paidCents === 0) break;
+    await moveBalance(tx, organizationId, charge.id, -settlement.paidCents);
+    await settleTransaction(tx, organizationId, charge.id, {
+      paymentAmountCents: charge.paymentAmountCents + settlement.paidCents,
+      status: settlement.status,
+      paidAt: settlement.status === 'paid' ? now : null,
+      creditTransactionId: charge.creditTransactionId,
+    });
+    if (settlement.status !== 'paid') break;
+  }
+}
+
+export function paymentsService({
+  db,
+  gateway,
+  jobQueue,
+  onPaymentSucceeded,
+  now = () => new Date(),
+}: PaymentsDeps) {
+  async function callerOrganization(user: SessionUser) {
+    const membership = await requireMembership(db, user);
+    assertPermission(membership.member.roleId, 'VIEW_BILLING');
+    const organization = await findPayingOrganization(db, membership.organization.id);
+    if (!organization) throw new AppError('NOT_FOUND');
+    return organization;
+  }
+
+  async function sourceOf(
+    organizationId: string,
+    request: { token?: string; paymentProfileId?: string },
+  ): Promise<PaymentSource> {
+    if (request.token) return { sourceToken: request.token, paymentMethodRef: null, customerRef: null };
+    const profile = await findPaymentProfile(db, organizationId, request.paymentProfileId ?? '');
+    if (!profile) throw new AppError('NOT_FOUND', { field: 'paymentProfileId' });
+    const organization = await findPayingOrganization(db, organizationId);
+    return {
+      sourceToken: null,
+      paymentMethodRef: profile.paymentMethodRef,
+      customerRef: organization?.gatewayCustomerRef ?? null,
+    };
+  }
+
+  /** Writes what a successful charge paid for, in the database transaction that settles its attempt. */
+  async function recordPayment(tx: Tx, attempt: PaymentAttemptRow, paidAt: Date): Promise<number> {
+    const organizationId = attempt.organizationId;
+    if (attempt.purpose === 'invoice') {
+      const invoiceId = attempt.invoiceTransactionId;
+      if (invoiceId === null) throw new Error(`payment attempt ${attempt.id} names no invoice`);
+      await finishInvoicePayment(tx, organizationId, invoiceId, { paidCents: attempt.amountCents, paidAt });
+      return invoiceId;
+    }
+    await lockBalance(tx, organizationId);
+    const credit =
+      attempt.freeCreditCents > 0
+        ? await insertPaidTransaction(tx, organizationId, {
+            type: 'service_credit',
+            amountCents: attempt.freeCreditCents,
+            paymentAmountCents: 0,
+            notes: FREE_CREDIT_NOTE,
+            idempotencyKey: `${attempt.idempotencyKey}:free-credit`,
+            paidAt,
+          })
+        : undefined;
+    const topUp = await insertPaidTransaction(tx, organizationId, {
+      type: 'topup',
+      amountCents: attempt.amountCents,
+      paymentAmountCents: attempt.amountCents,
+      taxAmountCents: attempt.taxCents,
+      taxRatePercent: attempt.taxRatePercent,
+      creditTransactionId: credit?.id ?? null,
+      notes: '',
+      idempotencyKey: attempt.idempotencyKey,
+      paidAt,
+    });
+    // The balance grows by the amount topped up: what the card paid before tax, and the free credit.
+    await moveBalance(tx, organizationId, topUp.id, attempt.topUpAmountCents - attempt.freeCreditCents);
+    if (credit) await moveBalance(tx, organizationId, credit.id, attempt.freeCreditCents);
+    await payOpenChargesFromBalance(tx, organizationId, paidAt);
+    return topUp.id;
+  }
+
+  /**
+   * Settles a pending attempt with the gateway's outcome, with the ledger rows it causes, in one
+   * database transaction; an attempt another request or the reconciliation settled first is left
+   * as it is (the row lock orders them).
+   */
+  async function settle(attempt: PaymentAttemptRow, outcome: ChargeOutcome): Promise<Settlement> {
+    const settledAt = now();
+    const settlement = await db.transaction(async (tx): Promise<Settlement> => {
+      const pending = await lockPendingAttempt(tx, attempt.organizationId, attempt.id);
+      if (!pending) {
+        const current = await findAttempt(tx, attempt.organizationId, attempt.id);
+        if (!current) throw new Error(`payment attempt ${attempt.id} is gone`);
+        return { attempt: current, settledNow: false };
+      }
+      if (outcome.outcome === 'refused') {
+        if (pending.invoiceTransactionId !== null) {
+          await finishInvoicePayment(tx, pending.organizationId, pending.invoiceTransactionId, 'refused');
+        }
+        const values = {
+          status: 'refused' as const,
+          chargeRef: null,
+          refusal: outcome.refusal,
+          cardBrand: null,
+          cardLast4: null,
+          resultTransactionId: null,
+          settledAt,
+        };
+        await settleAttempt(tx, pending.organizationId, pending.id, values);
+        return { attempt: { ...pending, ...values }, settledNow: true };
+      }
+      const resultTransactionId = await recordPayment(tx, pending, settledAt);
+      const values = {
+        status: 'succeeded' as const,
+        chargeRef: outcome.chargeRef,
+        refusal: null,
+        cardBrand: outcome.card.brand,
+        cardLast4: outcome.card.last4,
+        resultTransactionId,
+        settledAt,
+      };
+      await settleAttempt(tx, pending.organizationId, pending.id, values);
+      return { attempt: { ...pending, ...values }, settledNow: true };
+    });
+    if (settlement.settledNow && settlement.attempt.status === 'succeeded') {
+      await onPaymentSucceeded?.(settlement.attempt);
+    }
+    return settlement;
+  }
+
+  /**
+   * Charges the card an attempt names and settles the attempt. An unknown outcome (the gateway did
+   * not answer) leaves the attempt pending for the reconciliation and tells the caller so.
+   */
+  async function runAttempt(attempt: PaymentAttemptRow): Promise<PaymentAttemptRow> {
+    let outcome: ChargeOutcome;
+    try {
+      outcome = await gateway.charge(chargeRequestOf(attempt));
+    } catch (error) {
+      if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_NOT_CONFIRMED');
+      throw error;
+    }
+    const { attempt: settled } = await settle(attempt, outcome);
+    if (settled.status === 'refused') throw refusalError(settled.refusal);
+    if (settled.status === 'pending') throw new AppError('PAYMENT_NOT_CONFIRMED');
+    return settled;
+  }
+
+  /**
+   * Pays what an invoice still owes by card: the invoice goes from open to processing with the
+   * attempt written, then paid (or open again when the card is refused).
+   */
+  async function payInvoice(organizationId: string, transactionId: number, source: PaymentSource) {
+    const attempt = await db.transaction(async (tx) => {
+      const invoice = await claimInvoiceForPayment(tx, organizationId, transactionId);
+      if (!invoice) return undefined;
+      const creditCents = invoice.creditTransactionId
+        ? await findCreditAmount(tx, organizationId, invoice.creditTransactionId)
+        : 0;
+      const dueCents = invoice.amountCents - creditCents - invoice.paymentAmountCents;
+      if (dueCents <= 0) throw new Error(`invoice ${invoice.id} is open with nothing due`);
+      return insertPaymentAttempt(tx, organizationId, {
+        idempotencyKey: crypto.randomUUID(),
+        purpose: 'invoice',
+        invoiceTransactionId: invoice.id,
+        amountCents: dueCents,
+        ...source,
+      });
+    });
+    if (!attempt) throw new AppError('TRANSACTION_NOT_PAYABLE');
+    return runAttempt(attempt);
+  }
+
+  /** An inactive account whose debts are paid becomes active, its applications back through a job. */
+  async function reactivateIfSettled(organizationId: string): Promise<boolean> {
+    const organization = await findPayingOrganization(db, organizationId);
+    if (organization?.accountStatus !== 'inactive') return false;
+    return reactivateAccountWhenSettled(db, jobQueue, organizationId);
+  }
+
+  async function removeProfileRow(organizationId: string, profileId: string) {
+    return db.transaction(async (tx) => {
+      await lockPaymentProfiles(tx, organizationId);
+      const removed = await deletePaymentProfile(tx, organizationId, profileId);
+      if (!removed) return undefined;
+      // Another card, the newest, takes over as the default.
+      const [next] = await listPaymentProfiles(tx, organizationId);
+      if (!next) await setHasPaymentProfile(tx, organizationId, false);
+      else if (removed.isDefault) await setDefaultPaymentProfile(tx, organizationId, next.id);
+      return removed;
+    });
+  }
+
+  return {
+    /** The card provider's client configuration: what the browser needs to collect a card. */
+    async gatewayConfiguration(user: SessionUser): Promise<PaymentGatewayConfiguration> {
+      await callerOrganization(user);
+      return gateway.clientConfiguration();
+    },
+
+    async listProfiles(user: SessionUser): Promise<PaymentProfile[]> {
+      const organization = await callerOrganization(user);
+      return (await listPaymentProfiles(db, organization.id)).map(toPaymentProfile);
+    },
+
+    /**
+     * Saves the card a token names. The first card is the default whatever was asked. On an inactive
+     * account the card at once pays what is due, and the account comes back; a card refused for
+     * that payment is not kept.
+     */
+    async addProfile(
+      user: SessionUser,
+      { token, setAsDefault = true }: { token: string; setAsDefault?: boolean },
+    ): Promise<AddPaymentProfileResponse> {
+      const organization = await callerOrganization(user);
+      let saved: Awaited<ReturnType<PaymentGateway['saveCard']>>;
+      try {
+        saved = await gateway.saveCard({
+          token,
+          customerRef: organization.gatewayCustomerRef,
+          organizationId: organization.id,
+        });
+      } catch (error) {
+        if (error instanceof CardRefusedError) throw refusalError(error.refusal);
+        if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
+        throw error;
+      }
+      const { card, customerRef } = saved;
+      const cardType = card.brand;
+      if (!isAcceptedCardType(cardType)) {
+        await gateway.removeCard(card.paymentMethodRef);
+        throw new AppError('CARD_NOT_SUPPORTED', { field: 'token' });
+      }
+      if (customerRef !== organization.gatewayCustomerRef) {
+        await setGatewayCustomerRef(db, organization.id, customerRef);
+      }
+      const profile = await db.transaction(async (tx) => {
+        await lockPaymentProfiles(tx, organization.id);
+        const first = !(await hasPaymentProfile(tx, organization.id));
+        if (first) await setHasPaymentProfile(tx, organization.id, true);
+        const row = await insertPaymentProfile(tx, organization.id, {
+          id: crypto.randomUUID(),
+          provider: gateway.provider,
+          paymentMethodRef: card.paymentMethodRef,
+          cardType,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+          isDefault: false,
+        });
+        if (!(setAsDefault || first)) return row;
+        await setDefaultPaymentProfile(tx, organization.id, row.id);
+        return { ...row, isDefault: true };
+      });
+      let accountReactivated = false;
+      if (organization.accountStatus === 'inactive') {
+        const source = { sourceToken: null, paymentMethodRef: card.paymentMethodRef, customerRef };
+        try {
+          for (const charge of await listOpenChargeIds(db, organization.id)) {
+            await payInvoice(organization.id, charge, source);
+          }
+        } catch (error) {
+          // A card refused for what is due is not kept; one whose payment is unconfirmed stays.
+          if (error instanceof AppError && error.code !== 'PAYMENT_NOT_CONFIRMED') {
+            await removeProfileRow(organization.id, profile.id);
+            await gateway.removeCard(card.paymentMethodRef);
+          }
+          throw error;
+        }
+        accountReactivated = await reactivateIfSettled(organization.id);
+      }
+      return { ...toPaymentProfile(profile), accountReactivated };
+    },
+
+    /** Removes a saved card; when it was the default, the newest other card becomes the default. */
+    async removeProfile(user: SessionUser, profileId: string): Promise<void> {
+      const organization = await callerOrganization(user);
+      const removed = await removeProfileRow(organization.id, profileId);
+      if (!removed) throw new AppError('NOT_FOUND');
+      try {
+        await gateway.removeCard(removed.paymentMethodRef);
+      } catch (error) {
+        // The portal no longer offers the card; the gateway forgets it when it can.
+        if (!(error instanceof GatewayUnavailableError)) throw error;
+      }
+    },
+
+    async setDefaultProfile(user: SessionUser, profileId: string): Promise<PaymentProfile> {
+      const organization = await callerOrganization(user);
+      const changed = await db.transaction(async (tx) => {
+        await lockPaymentProfiles(tx, organization.id);
+        return setDefaultPaymentProfile(tx, organization.id, profileId);
+      });
+      const profile = changed ? await findPaymentProfile(db, organization.id, profileId) : undefined;
+      if (!profile) throw new AppError('NOT_FOUND');
+      return toPaymentProfile(profile);
+    },
+
+    /**
+     * POST /accounts/topup: charges the card the amount less its free credit, plus tax, and raises the
+     * balance by the amount (§5), the top-up and its free credit written with the balance change.
+     */
+    async topUp(user: SessionUser, request: TopUpRequest): Promise<TopUpResponse> {
+      const organization = await callerOrganization(user);
+      if (organization.contractType !== 'payg') throw new AppError('TOP_UP_NOT_AVAILABLE');
+      const source = await sourceOf(organization.id, request);
+      const [tiers, taxRatePercent] = await Promise.all([
+        listFreeCreditTiers(db),
+        findTaxRatePercent(db, organization.billingCountry),
+      ]);
+      const summary = topUpSummary({
+        amount: request.amount,
+        tiers: tiers.map((tier) => ({
+          start: centsToUsd(tier.startCents),
+          credit: centsToUsd(tier.creditCents),
+        })),
+        freeCreditEnabled: organization.isFreeCredit,
+        taxRatePercent: Number(taxRatePercent),
+      });
+      const attempt = await insertPaymentAttempt(db, organization.id, {
+        idempotencyKey: crypto.randomUUID(),
+        purpose: 'topup',
+        amountCents: summary.totalCents,
+        topUpAmountCents: summary.amountCents,
+        freeCreditCents: summary.freeCreditCents,
+        taxCents: summary.taxCents,
+        taxRatePercent,
+        ...source,
+      });
+      const settled = await runAttempt(attempt);
+      const topUp = await findTransaction(db, organization.id, settled.resultTransactionId ?? 0);
+      if (!topUp) throw new Error(`the top-up of attempt ${settled.id} is missing`);
+      const accountReactivated = await reactivateIfSettled(organization.id);
+      const balanceCents = (await findPayingOrganization(db, organization.id))?.balanceCents ?? 0;
+      return {
+        transactionId: padTransactionId(topUp.id),
+        freeCreditTransactionId: topUp.creditTransactionId
+          ? padTransactionId(topUp.creditTransactionId)
+          : null,
+        amount: centsToUsd(summary.amountCents),
+        freeCredit: centsToUsd(summary.freeCreditCents),
+        subTotal: centsToUsd(summary.subtotalCents),
+        tax: centsToUsd(summary.taxCents),
+        total: centsToUsd(summary.totalCents),
+        balance: centsToUsd(balanceCents),
+        accountReactivated,
+      };
+    },
+
+    /** POST /transactions/{id}/pay: pays what an open invoice still owes by card. */
+    async pay(
+      user: SessionUser,
+      id: string,
+      request: { token?: string; paymentProfileId?: string },
+    ): Promise<PayTransactionResponse> {
+      const organization = await callerOrganization(user);
+      const transactionId = Number(id);
+      if (!/^\d+$/.test(id) || !Number.isSafeInteger(transactionId) || transactionId < 1) {
+        throw new AppError('NOT_FOUND');
+      }
+      const invoice = await findTransaction(db, organization.id, transactionId);
+      if (!invoice) throw new AppError('NOT_FOUND');
+      const settled = await payInvoice(organization.id, invoice.id, await sourceOf(organization.id, request));
+      return {
+        transactionId: padTransactionId(invoice.id),
+        status: 'paid',
+        paidAmount: centsToUsd(settled.amountCents),
+        accountReactivated: await reactivateIfSettled(organization.id),
+      };
+    },
+
+    /**
+     * Settles an attempt a crash or a lost answer left pending by asking the gateway again with its
+     * idempotency key: the gateway answers the first outcome and charges nothing more. One still
+     * without an answer stays pending for the next round.
+     */
+    async reconcile(attempt: PaymentAttemptRow): Promise<PaymentAttemptRow['status']> {
+      let outcome: ChargeOutcome;
+      try {
+        outcome = await gateway.charge(chargeRequestOf(attempt));
+      } catch (error) {
+        if (error instanceof GatewayUnavailableError) return 'pending';
+        throw error;
+      }
+      const { attempt: settled } = await settle(attempt, outcome);
+      if (settled.status === 'succeeded') await reactivateIfSettled(attempt.organizationId);
+      return settled.status;
+    },
+  };
+}

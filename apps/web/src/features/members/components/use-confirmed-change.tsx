@@ -1,59 +1,22 @@
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import {
+  useConfirmedChange as useSharedConfirmedChange,
+  type ConfirmedChangeOptions,
+} from '../../../components/use-confirmed-change';
 import { errorText } from '../../../lib/api-error';
+import { useTranslation } from '../../../lib/i18n';
 import { showToast, toastError } from '../../../lib/toasts';
-import { ConfirmDialog } from './confirm-dialog';
 
-interface ConfirmedChangeOptions<Item, Data, Variables> {
-  /** The call sent once the user confirms. */
-  mutation: UseMutationResult<Data, Error, Variables>;
-  /** What the call is given for the item asked about. */
-  variables: (item: Item) => Variables;
-  title: string;
-  question: (item: Item) => ReactNode;
-  color?: 'red';
-  onSuccess?: (data: Data, item: Item) => void;
-  onError?: (error: Error) => void;
-}
-
-/**
- * A change that asks first (§2): `ask(item)` opens the returned dialog, confirming sends the call,
- * and the dialog closes once the call has settled, whatever its outcome.
- */
-export function useConfirmedChange<Item, Data, Variables>({
-  mutation,
-  variables,
-  title,
-  question,
-  color,
-  onSuccess,
-  onError,
-}: ConfirmedChangeOptions<Item, Data, Variables>) {
-  // The item stays after closing so the dialog keeps its question while it fades out.
-  const [asked, setAsked] = useState<{ item: Item; opened: boolean } | null>(null);
-  const close = () => setAsked((current) => current && { ...current, opened: false });
-  const onConfirm = () => {
-    if (!asked?.opened) return;
-    const { item } = asked;
-    mutation.mutate(variables(item), {
-      onSuccess: (data) => onSuccess?.(data, item),
-      onError,
-      onSettled: close,
-    });
-  };
-  const dialog = (
-    <ConfirmDialog
-      opened={asked?.opened ?? false}
-      title={title}
-      color={color}
-      confirming={mutation.isPending}
-      onConfirm={onConfirm}
-      onClose={close}
-    >
-      {asked && question(asked.item)}
-    </ConfirmDialog>
-  );
-  return { ask: (item: Item) => setAsked({ item, opened: true }), dialog };
+/** A member change that asks first, with the members pages' Confirm and Cancel. */
+export function useConfirmedChange<Item, Data, Variables>(
+  options: Omit<ConfirmedChangeOptions<Item, Data, Variables>, 'confirmLabel' | 'cancelLabel'>,
+) {
+  const { t } = useTranslation();
+  return useSharedConfirmedChange({
+    ...options,
+    confirmLabel: t('members.confirm.confirm'),
+    cancelLabel: t('members.confirm.cancel'),
+  });
 }
 
 interface ConfirmedRemovalOptions<Item> {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, List, Select, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, List, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { InitialSetupFormSchema, TRIAL_LENGTH_DAYS, type InitialSetupForm } from '@portal/contracts';
 import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,11 +8,12 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
+import { CountrySelect } from '../../../components/country-select';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';
-import { countriesQueryOptions } from '../api/list-countries';
+import { countriesQueryOptions } from '../../../api/countries/list-countries';
 import { applyFieldErrors, fieldError, submitErrorText } from '../../../lib/form-errors';
-import { useUpdateAccount } from '../api/update-account';
+import { useUpdateAccount } from '../../../api/accounts/update-account';
 import { LegalDialog } from './legal-dialog';
 
 const FORM_FIELDS = ['organization', 'firstName', 'lastName', 'billingCountry'] as const;
@@ -85,17 +86,14 @@ export function SetupOrganizationPage() {
               control={control}
               name="billingCountry"
               render={({ field }) => (
-                <Select
-                  label={t('setup.country')}
-                  placeholder={t('setup.countryPlaceholder')}
-                  data={countries.data ?? []}
-                  searchable
-                  nothingFoundMessage={t('setup.noCountry')}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
+                <CountrySelect
+                  countries={countries.data}
+                  loadFailed={countries.isError}
+                  value={field.value}
+                  onChange={field.onChange}
                   onBlur={field.onBlur}
                   ref={field.ref}
-                  error={fieldError(errors.billingCountry) ?? (countries.isError ? t('setup.countriesFailed') : undefined)}
+                  error={fieldError(errors.billingCountry)}
                 />
               )}
             />

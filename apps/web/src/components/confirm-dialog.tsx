@@ -1,9 +1,13 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { MODAL_WIDTH_PX } from '@portal/contracts';
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../../lib/i18n';
 
-interface ConfirmDialogProps {
+export interface ConfirmDialogLabels {
+  confirmLabel: string;
+  cancelLabel: string;
+}
+
+interface ConfirmDialogProps extends ConfirmDialogLabels {
   opened: boolean;
   title: string;
   children: ReactNode;
@@ -13,27 +17,28 @@ interface ConfirmDialogProps {
   onClose: () => void;
 }
 
-/** Asks before a change is sent (§2: member edits, deletions, cancelled invitations, passwords). */
+/** Asks before a change is sent (§2: member edits and deletions, cancelled invitations, removed cards). */
 export function ConfirmDialog({
   opened,
   title,
   children,
   confirming,
   color,
+  confirmLabel,
+  cancelLabel,
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
-  const { t } = useTranslation();
   return (
     <Modal opened={opened} onClose={onClose} size={MODAL_WIDTH_PX} title={title}>
       <Stack>
         <Text>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('members.confirm.cancel')}
+            {cancelLabel}
           </Button>
           <Button color={color} loading={confirming} onClick={onConfirm} data-autofocus>
-            {t('members.confirm.confirm')}
+            {confirmLabel}
           </Button>
         </Group>
       </Stack>

@@ -53,8 +53,6 @@ function page(
   return { path, handle, element: typeof route === 'function' ? lazyPage(path, route) : <route.Component /> };
 }
 
-const placeholder = () => import('./routes/placeholder');
-
 /** Keeps the query: a failed Google sign-in comes back to / with error_description. */
 function ToHome() {
   const { search } = useLocation();
@@ -114,7 +112,12 @@ export const routes: RouteObject[] = [
             'page.transaction',
             () => import('./routes/print-invoice'),
           ),
-          page('manage-payment', 'VIEW_BILLING', 'page.managePayment', placeholder),
+          page(
+            'manage-payment',
+            'VIEW_BILLING',
+            'page.managePayment',
+            () => import('./routes/manage-payment'),
+          ),
           page(
             'subscription-licenses/:sub',
             'VIEW_PLAN_DETAIL',

@@ -3,6 +3,17 @@ import { useTranslation } from '../lib/i18n';
 import { BrandMark } from './brand-mark';
 import classes from './centered-frame.module.css';
 
+/** The portal's mark and name, as the pages outside the signed-in layout show them on top. */
+export function BrandLine({ size = 32 }: { size?: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.brand}>
+      <BrandMark size={size} />
+      {t('app.name')}
+    </div>
+  );
+}
+
 /** The frame of every page shown outside the signed-in layout: brand, a card, and its heading. */
 export function CenteredFrame({
   title,
@@ -13,14 +24,10 @@ export function CenteredFrame({
   children?: ReactNode;
   width?: number;
 }) {
-  const { t } = useTranslation();
   return (
     <main className={classes.page}>
       <div className={classes.column}>
-        <div className={classes.brand}>
-          <BrandMark size={32} />
-          {t('app.name')}
-        </div>
+        <BrandLine />
         <section className={classes.card} style={{ maxWidth: width }}>
           <h1 className={classes.title}>{title}</h1>
           {children}

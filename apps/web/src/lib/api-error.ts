@@ -1,4 +1,5 @@
 import { messages, type MessageKey } from '@portal/contracts';
+import type { TranslationKey } from './i18n';
 import { canToast } from './toasts';
 
 /*
@@ -49,12 +50,17 @@ export function isNetworkError(error: unknown): error is ApiError {
 /** An error the browser itself raises, whose message is a message key (a wait that ran out, say). */
 export class PortalError extends Error {}
 
-/** Identity errors whose server text is terse ("Invalid OTP") are shown in the portal's own wording. */
-export const CODE_WORDING: Readonly<Record<string, MessageKey>> = {
+/**
+ * Errors shown in the portal's own wording rather than the server's text: identity errors whose
+ * text is terse ("Invalid OTP"), and a card of a brand the portal does not take, whose message says
+ * which brands it does (§8).
+ */
+export const CODE_WORDING: Readonly<Record<string, TranslationKey>> = {
   INVALID_OTP: 'auth.error.codeInvalid',
   OTP_EXPIRED: 'auth.error.codeExpired',
   TOO_MANY_ATTEMPTS: 'auth.error.codeAttemptsExceeded',
   INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
+  CARD_NOT_SUPPORTED: 'payment.card.notSupported',
 };
 
 export interface ErrorTextOptions {

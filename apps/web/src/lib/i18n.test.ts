@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { en } from '../locales/en';
+import { enPayments } from '../locales/en-payments';
 import { enSignedIn } from '../locales/en-signed-in';
 import { addMessages, isTranslationKey, t, Trans, translate } from './i18n';
 
@@ -53,5 +54,12 @@ describe('Trans', () => {
     expect(render('<strong>x</strong>@example.com')).toContain(
       '<strong>&lt;strong&gt;x&lt;/strong&gt;@example.com</strong>',
     );
+  });
+});
+
+describe('the payment pages wording', () => {
+  it('uses keys of its own, which no other wording file has', () => {
+    const elsewhere = new Set([...Object.keys(en), ...Object.keys(enSignedIn)]);
+    expect(Object.keys(enPayments).filter((key) => elsewhere.has(key))).toEqual([]);
   });
 });

@@ -295,6 +295,7 @@ export const enSignedIn = {
   'billing.status.cancelled': 'Cancelled',
   'billing.pay': 'Pay',
   'billing.payTransaction': 'Pay transaction {{id}}',
+  'billing.topUp.open': 'Top up balance',
   'billing.topUp.title': 'Top-up successful',
   'billing.topUp.text': '{{amount}} has been added to your balance.',
   'billing.topUp.close': 'Done',

@@ -1,15 +1,18 @@
-import { useParams } from 'react-router';
-import { CenteredFrame } from '../../components/centered-frame';
-import { TextLink } from '../../components/plain/buttons';
-import { useTranslation } from '../../lib/i18n';
+import { MantineShell } from '../../components/mantine-shell';
+import { PaymentPage } from '../../features/billing/components/payment-page';
+import { addMessages } from '../../lib/i18n';
+import { enPayments } from '../../locales/en-payments';
+import { SignedInShell } from '../signed-in-shell';
 
-/** Card payment stands outside the navigation layout, with a way back to billing in its header. */
+addMessages(enPayments);
+
+/** Card payment stands outside the navigation layout (§2), so it brings the signed-in shell itself. */
 export function Component() {
-  const { t } = useTranslation();
-  const { sub = 'asc' } = useParams();
   return (
-    <CenteredFrame title={t('page.payment')}>
-      <TextLink to={`/billing/${sub}`}>{t('payment.backToBilling')}</TextLink>
-    </CenteredFrame>
+    <SignedInShell>
+      <MantineShell>
+        <PaymentPage />
+      </MantineShell>
+    </SignedInShell>
   );
 }

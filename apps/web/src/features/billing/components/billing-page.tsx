@@ -1,11 +1,12 @@
-import { Autocomplete, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Autocomplete, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { SEARCH_DEBOUNCE_MS, TRANSACTION_SORTS, type TransactionSort } from '@portal/contracts';
-import { IconSearch } from '@tabler/icons-react';
+import { IconCreditCard, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../../components/page-loader';
 import { Pagination } from '../../../components/plain/pagination';
+import { useSignedInAccount } from '../../../lib/account';
 import { useTranslation } from '../../../lib/i18n';
 import { useTransactions } from '../api/list-transactions';
 import { useTransactionSearch } from '../api/search-transactions';
@@ -70,6 +71,7 @@ function TransactionPages({ sub, sortBy }: { sub: string; sortBy: TransactionSor
 export function BillingPage() {
   const { t } = useTranslation();
   const { sub = 'asc' } = useParams();
+  const account = useSignedInAccount();
   const navigate = useNavigate();
   const [searchInput, setSearchInput] = useState('');
   const [debouncedInput] = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
@@ -79,7 +81,19 @@ export function BillingPage() {
 
   return (
     <Stack gap="lg">
-      <Title order={1}>{t('page.billing')}</Title>
+      <Group justify="space-between" gap="md">
+        <Title order={1}>{t('page.billing')}</Title>
+        {/* A flat-rate contract is invoiced; the prepaid balance is PAYG's. */}
+        {account.contractType === 'payg' && (
+          <Button
+            component={Link}
+            to={`/payment/${sub}/top-up`}
+            leftSection={<IconCreditCard size={16} aria-hidden />}
+          >
+            {t('billing.topUp.open')}
+          </Button>
+        )}
+      </Group>
       <Group justify="space-between" align="flex-end" gap="md">
         <Autocomplete
           label={t('billing.search.label')}

@@ -1,12 +1,10 @@
-import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
-import { MODAL_WIDTH_PX } from '@portal/contracts';
-import { IconCircleCheck } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { showToast } from '../../../lib/toasts';
 import { paymentReturnOf, withoutPaymentReturn } from '../payment-return';
 import { formatUsd } from '../transactions';
+import { SuccessDialog } from './success-dialog';
 
 /** One toast however often the effect runs for the same return. */
 const PAYMENT_TOAST_ID = 'billing-payment-return';
@@ -32,20 +30,12 @@ export function PaymentReturnNotices() {
 
   const close = () => setSearchParams(withoutPaymentReturn(searchParams), { replace: true });
   return (
-    <Modal
+    <SuccessDialog
       opened={topUpAmount !== null}
       onClose={close}
-      size={MODAL_WIDTH_PX}
-      centered
       title={t('billing.topUp.title')}
-    >
-      <Stack align="center" gap="md" pb="sm">
-        <ThemeIcon color="green" variant="light" size={56} radius="xl">
-          <IconCircleCheck size={32} aria-hidden />
-        </ThemeIcon>
-        <Text ta="center">{t('billing.topUp.text', { amount: formatUsd(topUpAmount ?? 0) })}</Text>
-        <Button onClick={close}>{t('billing.topUp.close')}</Button>
-      </Stack>
-    </Modal>
+      text={t('billing.topUp.text', { amount: formatUsd(topUpAmount ?? 0) })}
+      closeLabel={t('billing.topUp.close')}
+    />
   );
 }

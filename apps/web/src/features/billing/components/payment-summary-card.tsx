@@ -3,7 +3,8 @@ import type { PaymentSummary } from '@portal/contracts';
 import { useTranslation } from '../../../lib/i18n';
 import { formatUsd } from '../transactions';
 
-function SummaryLine({ label, amount, strong }: { label: string; amount: number; strong?: boolean }) {
+/** One figure of a summary: its label and the amount in USD, bold for the totals. */
+export function SummaryLine({ label, amount, strong }: { label: string; amount: number; strong?: boolean }) {
   return (
     <Group justify="space-between" wrap="nowrap">
       <Text fw={strong ? 700 : undefined}>{label}</Text>

@@ -1,0 +1,67 @@
+import { Alert } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { Loading } from '../../../components/page-loader';
+import { reloadAccount } from '../../../lib/account';
+import { useTranslation } from '../../../lib/i18n';
+import { paymentSummaryQueryOptions } from '../api/get-payment-summary';
+import { usePayTransaction } from '../api/pay-transaction';
+import { invoiceReturnPath } from '../payment-page';
+import { formatUsd } from '../transactions';
+import { CardSourcePicker, PaymentSubmit, useCardPayment } from './card-payment';
+import { LoadError } from './load-error';
+import { PaymentColumns } from './payment-columns';
+import { PaymentSummaryCard } from './payment-summary-card';
+
+/**
+ * §2 /payment/:sub/invoice?id=…: the transaction's payment summary and the card that pays what is
+ * still due (the server charges the due amount, whatever the address says). Paid, the page returns
+ * to billing with success=true; a refused card stays to try another; other failures return with
+ * success=false.
+ */
+export function InvoicePayment({ sub, transactionId }: { sub: string; transactionId: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const summary = useQuery(paymentSummaryQueryOptions(transactionId));
+  const pay = usePayTransaction(transactionId);
+  const payment = useCardPayment({
+    validate: () => Promise.resolve(true),
+    charge: (source) => pay.mutateAsync(source),
+    onPaid: (result) => {
+      if (result.accountReactivated) void reloadAccount();
+      void navigate(invoiceReturnPath(sub, true));
+    },
+    onOtherFailure: () => void navigate(invoiceReturnPath(sub, false)),
+  });
+
+  // Paying leaves the page; the summary read again on the way must not replace the form.
+  if (summary.isPending) return <Loading />;
+  if (summary.isError && !summary.data)
+    return <LoadError title={t('payment.invoice.loadError')} error={summary.error} />;
+  const { dueAmount } = summary.data;
+  if (dueAmount <= 0 && !payment.submitting)
+    return (
+      <Alert color="blue" icon={<IconInfoCircle aria-hidden />} role="status">
+        {t('payment.invoice.nothingDue')}
+      </Alert>
+    );
+
+  return (
+    <form onSubmit={payment.submit} noValidate>
+      <PaymentColumns
+        main={<CardSourcePicker payment={payment} />}
+        aside={
+          <>
+            <PaymentSummaryCard summary={summary.data} />
+            <PaymentSubmit
+              sub={sub}
+              payment={payment}
+              label={t('payment.pay', { amount: formatUsd(dueAmount) })}
+            />
+          </>
+        }
+      />
+    </form>
+  );
+}

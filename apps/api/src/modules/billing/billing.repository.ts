@@ -20,27 +20,43 @@ function ofOrganization(organizationId: string) {
   return eq(transactions.organizationId, organizationId);
 }
 
-/** One page of the organisation's transactions, newest or oldest first, and how many there are. */
+/**
+ * One page of the organisation's transactions, newest or oldest first, and how many there are. The
+ * page's ids are found first, from the (organisation, created, id) index alone: the rows skipped to
+ * reach a deep page are index entries, not rows read from the table.
+ */
 export async function listTransactions(
   executor: Executor,
   organizationId: string,
   page: { number: number; size: number; sortBy: TransactionSort },
 ) {
   const direction = page.sortBy === 'lastCreated' ? desc : asc;
+  const order = [direction(transactions.createdAt), direction(transactions.id)];
+  const pageIds = executor
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(ofOrganization(organizationId))
+    .orderBy(...order)
+    .limit(page.size)
+    .offset((page.number - 1) * page.size);
   const [rows, [totalRow]] = await Promise.all([
     executor
       .select()
       .from(transactions)
-      .where(ofOrganization(organizationId))
-      .orderBy(direction(transactions.createdAt), direction(transactions.id))
-      .limit(page.size)
-      .offset((page.number - 1) * page.size),
+      .where(and(ofOrganization(organizationId), inArray(transactions.id, pageIds)))
+      .orderBy(...order),
     executor.select({ total: count() }).from(transactions).where(ofOrganization(organizationId)),
   ]);
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-/** The organisation's transactions whose padded id starts with `digits`, in the order of those ids. */
+/** The padded id compared byte by byte, as the (organisation, padded id) index holds it. */
+const paddedIdBytes = sql`(${transactions.paddedId} COLLATE "C")`;
+
+/**
+ * The organisation's transactions whose padded id starts with `digits`, in the order of those ids:
+ * the first `limit` entries of the index from the prefix on, however many match.
+ */
 export async function searchTransactions(
   executor: Executor,
   organizationId: string,
@@ -51,8 +67,8 @@ export async function searchTransactions(
   return executor
     .select()
     .from(transactions)
-    .where(and(ofOrganization(organizationId), like(transactions.paddedId, `${digits}%`)))
-    .orderBy(asc(transactions.paddedId))
+    .where(and(ofOrganization(organizationId), like(paddedIdBytes, `${digits}%`)))
+    .orderBy(asc(paddedIdBytes))
     .limit(limit);
 }
 

@@ -1,11 +1,11 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack } from '@mantine/core';
 import { MODAL_WIDTH_PX, type AddPaymentProfileResponse } from '@portal/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { translate, useTranslation } from '../../../lib/i18n';
 import { useAddPaymentProfile } from '../api/add-payment-profile';
 import { paymentFailureText } from '../payment-page';
-import { CardEntry, type CardFormHandle } from './card-entry';
+import { CardEntry, useCardForm } from './card-entry';
 import { useOneSubmission } from './card-payment';
 
 /**
@@ -23,13 +23,13 @@ export function AddCardDialog({
 }) {
   const { t } = useTranslation();
   const add = useAddPaymentProfile();
-  const cardForm = useRef<CardFormHandle>(null);
+  const cardForm = useCardForm();
   const [setAsDefault, setSetAsDefault] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
   const { submitting, run } = useOneSubmission();
 
   const save = async () => {
-    const card = cardForm.current;
+    const card = cardForm.current();
     if (!card || !(await card.validate())) return false;
     const token = await card.tokenize();
     if (!token) return false;
@@ -55,7 +55,7 @@ export function AddCardDialog({
     <Modal opened={opened} onClose={close} size={MODAL_WIDTH_PX} title={t('managePayment.add.title')}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <CardEntry ref={cardForm} disabled={submitting} />
+          <CardEntry ref={cardForm.ref} disabled={submitting} />
           <Checkbox
             label={t('managePayment.add.setAsDefault')}
             checked={setAsDefault}
@@ -71,7 +71,7 @@ export function AddCardDialog({
             <Button variant="default" onClick={close} disabled={submitting}>
               {t('managePayment.add.cancel')}
             </Button>
-            <Button type="submit" loading={submitting}>
+            <Button type="submit" loading={submitting} disabled={!cardForm.ready}>
               {t('managePayment.add.submit')}
             </Button>
           </Group>

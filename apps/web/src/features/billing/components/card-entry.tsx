@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import type { PaymentGatewayConfiguration, PaymentProvider } from '@portal/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { lazy, Suspense, type ComponentType, type Ref } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ComponentType, type Ref } from 'react';
 import { Loading } from '../../../components/page-loader';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../../../lib/chunk-reload';
 import { useTranslation } from '../../../lib/i18n';
@@ -42,6 +42,20 @@ const CARD_FORMS: Readonly<Record<PaymentProvider, ComponentType<CardFormProps> 
   sandbox: SandboxCardForm,
   stripe: null,
 };
+
+/**
+ * The card form a page holds: `ref` goes to CardEntry, `current()` is the form once it is on screen
+ * (its code loads on first use), `ready` says whether it is, so a pay button can wait for it.
+ */
+export function useCardForm() {
+  const handle = useRef<CardFormHandle | null>(null);
+  const [ready, setReady] = useState(false);
+  const ref = useCallback((form: CardFormHandle | null) => {
+    handle.current = form;
+    setReady(form !== null);
+  }, []);
+  return { ref, ready, current: () => handle.current };
+}
 
 /** A new card, entered in the form of the portal's payment provider. */
 export function CardEntry({ ref, disabled }: { ref: Ref<CardFormHandle>; disabled: boolean }) {

@@ -8,7 +8,7 @@ import { translate, useTranslation } from '../../../lib/i18n';
 import { usePaymentProfiles } from '../api/list-payment-profiles';
 import { paymentFailureOf, paymentFailureText } from '../payment-page';
 import { describeCard, initialCardSource, type CardSource } from '../payment-profiles';
-import { CardEntry, type CardFormHandle } from './card-entry';
+import { CardEntry, useCardForm } from './card-entry';
 
 /** Which card a charge is made with, as the payment requests take it. */
 export type PaymentSource = { token: string } | { paymentProfileId: string };
@@ -58,13 +58,13 @@ export function useCardPayment<R>({ validate, charge, onPaid, onOtherFailure }: 
   const profiles = usePaymentProfiles();
   const [chosen, setChosen] = useState<CardSource | null>(null);
   const source = chosen ?? initialCardSource(profiles.data);
-  const cardForm = useRef<CardFormHandle>(null);
+  const cardForm = useCardForm();
   const { submitting, run } = useOneSubmission();
   const [failure, setFailure] = useState<PaymentFailureShown | null>(null);
 
   const pay = async (): Promise<boolean> => {
     const fieldsValid = await validate();
-    const card = source.kind === 'new' ? cardForm.current : null;
+    const card = source.kind === 'new' ? cardForm.current() : null;
     const cardValid = source.kind === 'saved' || ((await card?.validate()) ?? false);
     if (!fieldsValid || !cardValid) return false;
     let payment: PaymentSource;
@@ -108,8 +108,12 @@ export function useCardPayment<R>({ validate, charge, onPaid, onOtherFailure }: 
     submit,
     submitting,
     failure,
-    /** Whether the pay button takes a click. */
-    canPay: !submitting && !failure?.unconfirmed && !profiles.isPending,
+    /** Whether the pay button takes a click: not while paying, nor before the card can be entered. */
+    canPay:
+      !submitting &&
+      !failure?.unconfirmed &&
+      !profiles.isPending &&
+      (source.kind === 'saved' || cardForm.ready),
   };
 }
 
@@ -171,7 +175,7 @@ export function CardSourcePicker({ payment }: { payment: CardPayment }) {
               </Stack>
             </Radio.Group>
           )}
-          {source.kind === 'new' && <CardEntry ref={cardForm} disabled={submitting} />}
+          {source.kind === 'new' && <CardEntry ref={cardForm.ref} disabled={submitting} />}
         </Stack>
       )}
     </Card>

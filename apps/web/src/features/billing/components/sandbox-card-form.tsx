@@ -77,7 +77,7 @@ export function SandboxCardForm({ configuration, disabled, ref }: CardFormProps)
       styles={{ legend: { fontWeight: 600, marginBottom: 'var(--mantine-spacing-xs)' } }}
     >
       <Stack gap="sm">
-        <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />} p="xs">
+        <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />} p="xs" role="note">
           {t('payment.card.sandbox')}
         </Alert>
         {refusal && (
@@ -136,13 +136,13 @@ export function SandboxCardForm({ configuration, disabled, ref }: CardFormProps)
           <TextInput
             label={t('payment.card.firstName')}
             autoComplete="cc-given-name"
-              {...register('firstName')}
+            {...register('firstName')}
             error={fieldError(errors.firstName)}
           />
           <TextInput
             label={t('payment.card.lastName')}
             autoComplete="cc-family-name"
-              {...register('lastName')}
+            {...register('lastName')}
             error={fieldError(errors.lastName)}
           />
         </SimpleGrid>

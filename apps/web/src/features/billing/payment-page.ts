@@ -96,7 +96,7 @@ const TRY_AGAIN: readonly string[] = [
   'CARD_TOKEN_INVALID',
   'VALIDATION_ERROR',
   'PAYMENT_GATEWAY_UNAVAILABLE',
-] satisfies readonly (ErrorCode | 'PAYMENT_GATEWAY_UNAVAILABLE')[];
+] satisfies readonly ErrorCode[];
 
 /**
  * How a failed charge ends:

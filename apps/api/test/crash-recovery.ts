@@ -45,6 +45,8 @@ interface ServerOptions {
   env?: Record<string, string>;
   /** Preloads commit-reporter.ts: the server's stdout (piped) has a line for each committed transaction. */
   reportCommits?: boolean;
+  /** Pipes the server's stdout (its log at LOG_LEVEL) to the test, which must read it. */
+  pipeStdout?: boolean;
 }
 
 /** The real server (sources through tsx) in a child process, answered once it is healthy. */
@@ -52,7 +54,7 @@ async function startServer(
   port: number,
   dataDir: string,
   databaseUrl: string,
-  { env = {}, reportCommits = false }: ServerOptions = {},
+  { env = {}, reportCommits = false, pipeStdout = reportCommits }: ServerOptions = {},
 ): Promise<ChildProcess> {
   const preload = reportCommits ? ['--import', COMMIT_REPORTER] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', ...preload, SERVER_ENTRY], {
@@ -72,7 +74,7 @@ async function startServer(
       SMTP_URL: '',
       ...env,
     },
-    stdio: ['ignore', reportCommits ? 'pipe' : 'ignore', 'inherit'],
+    stdio: ['ignore', pipeStdout ? 'pipe' : 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -98,11 +100,15 @@ async function stopServer(server: ChildProcess, signal: NodeJS.Signals) {
   await exited;
 }
 
-/** A browser-like client of the portal on its origin, keeping the session cookie. */
+/**
+ * A browser-like client of the portal on its origin, keeping the session cookie: answers the body
+ * of a successful answer and throws on any other; `request` answers the status and text whatever
+ * they are.
+ */
 function client(port: number) {
   const base = `http://127.0.0.1:${port}`;
   let cookie = '';
-  return async (method: string, url: string, body?: unknown) => {
+  const request = async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${base}${url}`, {
       method,
       headers: {
@@ -114,10 +120,32 @@ function client(port: number) {
     });
     const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
     if (setCookie.length > 0) cookie = setCookie.join('; ');
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+    return { status: response.status, text: await response.text() };
+  };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const { status, text } = await request(method, url, body);
+    if (status >= 300) throw new Error(`${method} ${url} answered ${status}: ${text}`);
     return text ? (JSON.parse(text) as unknown) : undefined;
   };
+  return Object.assign(call, { request });
+}
+
+/** Signs up `email`, confirms it from the dev mailbox, signs in and sets the organisation up (INITIAL_SETUP). */
+async function signUpOwner(call: ReturnType<typeof client>, email: string) {
+  await call('POST', '/api/auth/sign-up/email', {
+    email,
+    password: STRONG_PASSWORD,
+    name: email.split('@')[0],
+  });
+  const [mail] = (await call('GET', `/dev/mailbox/messages?to=${encodeURIComponent(email)}`)) as {
+    text: string;
+  }[];
+  await call('POST', '/api/auth/email-otp/verify-email', {
+    email,
+    otp: codeFromMail(mail!.text, 'confirmation_code'),
+  });
+  await call('POST', '/api/auth/sign-in/email', { email, password: STRONG_PASSWORD });
+  await call('PUT', '/api/v1/accounts', INITIAL_SETUP);
 }
 
 /**
@@ -131,17 +159,7 @@ export async function provisioningSurvivesSigkill(databaseUrl = '') {
   try {
     servers.push(await startServer(port, dataDir, databaseUrl));
     const call = client(port);
-    const email = 'crash@acme.io';
-    await call('POST', '/api/auth/sign-up/email', { email, password: STRONG_PASSWORD, name: 'crash' });
-    const [mail] = (await call('GET', `/dev/mailbox/messages?to=${encodeURIComponent(email)}`)) as {
-      text: string;
-    }[];
-    await call('POST', '/api/auth/email-otp/verify-email', {
-      email,
-      otp: codeFromMail(mail!.text, 'confirmation_code'),
-    });
-    await call('POST', '/api/auth/sign-in/email', { email, password: STRONG_PASSWORD });
-    await call('PUT', '/api/v1/accounts', INITIAL_SETUP);
+    await signUpOwner(call, 'crash@acme.io');
     const created: string[] = [];
     for (const name of ['First', 'Second', 'Third']) {
       const [app] = (await call('POST', '/api/v1/applications', {

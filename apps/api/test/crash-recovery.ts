@@ -9,13 +9,18 @@ import {
   type AccountStatus,
   type Application,
   type ListApplicationsResponse,
+  type PaymentGatewayConfiguration,
+  type PaymentProfile,
   type RunBillingResponse,
+  type TopUpResponse,
   type TransactionStatus,
 } from '@portal/contracts';
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { EXIT_FAILED, EXIT_OK, main as operatorCli } from '../src/cli/portal-cli.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
+import { billingService } from '../src/modules/billing/billing.service.ts';
 import {
   FLAT_RATE_CONTRACT,
   FLAT_RATE_USAGE,
@@ -484,4 +489,325 @@ export async function billingRunSurvivesSigkill(databaseUrl = '') {
     for (const server of servers) server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The sandbox's keys, given to every server of the data so the test can read the sandbox's charges. */
+const CARD_SANDBOX_KEYS = {
+  CARD_SANDBOX_SECRET_KEY: 'sk_sandbox_payments-crash-test-secret',
+  CARD_SANDBOX_PUBLISHABLE_KEY: 'pk_sandbox_payments-crash-test-publishable',
+};
+const TEST_CARDS = { visa: '4242424242424242', declined: '4000000000000002' };
+/** Months billed before the pays: an invoice of USD 14.00 each (100 MAU on max), open on an empty balance. */
+const OPEN_INVOICE_CYCLES = ['2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06'];
+/** How many pays of each invoice are sent at once (double clicks and more): one may charge. */
+const PAYS_PER_INVOICE = 4;
+/** The top-ups sent with the pays, in USD. */
+const TOP_UP_AMOUNTS = [10, 25, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500];
+/** The succeeded card charge on whose commit the server is killed, before the portal settles it. */
+const KILLED_AT_CHARGE = 6;
+/** How long the restarted server is given to report its start-up reconciliation; the records tell the rest. */
+const RECONCILIATION_WAIT_MS = 30_000;
+
+/** A card's single-use token from the sandbox's tokeniser, as the card form gets it (no cookie). */
+async function cardToken(port: number, configuration: PaymentGatewayConfiguration, number: string) {
+  const response = await fetch(new URL(configuration.tokenizeUrl ?? '', `http://127.0.0.1:${port}`), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${configuration.publicKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`the tokeniser answered ${response.status}: ${text}`);
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+/** Bills each of OPEN_INVOICE_CYCLES for the organisation on an empty balance; answers the open invoices' ids. */
+async function billOpenInvoices(dataDir: string, databaseUrl: string, organizationId: string) {
+  const database = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir });
+  try {
+    const billing = billingService({ db: database.db, productName: 'Social' });
+    const invoiceIds: number[] = [];
+    for (const cycle of OPEN_INVOICE_CYCLES) {
+      await newApplicationWithUsage(database.db, organizationId, {
+        plan: 'max',
+        billingCycle: cycle,
+        mau: 100,
+      });
+      const { billed } = await billing.runMonthlyBilling({ cycle, organizationId });
+      expect(billed).toMatchObject([{ status: 'open', dueCents: 1400 }]);
+      invoiceIds.push(billed[0]!.transactionId);
+    }
+    return invoiceIds;
+  } finally {
+    await database.close();
+  }
+}
+
+/** The organisation's payment attempts, ledger, balance movements and balance, read after a clean stop. */
+async function paymentRecordsOf(dataDir: string, databaseUrl: string, organizationId: string) {
+  const database = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir });
+  try {
+    const { db } = database;
+    const [attempts, ledger, movements, [organization]] = await Promise.all([
+      db.select().from(schema.paymentAttempt).where(eq(schema.paymentAttempt.organizationId, organizationId)),
+      db
+        .select()
+        .from(schema.ledgerTransaction)
+        .where(eq(schema.ledgerTransaction.organizationId, organizationId)),
+      db
+        .select()
+        .from(schema.balanceMovement)
+        .where(eq(schema.balanceMovement.organizationId, organizationId)),
+      db.select().from(schema.organization).where(eq(schema.organization.id, organizationId)),
+    ]);
+    return { attempts, ledger, movements, balanceCents: organization!.balanceCents };
+  } finally {
+    await database.close();
+  }
+}
+
+/** A charge as the sandbox lists it to the merchant. */
+interface SandboxCharge {
+  id: string;
+  idempotencyKey: string;
+  status: 'succeeded' | 'failed';
+  amountCents: number;
+}
+
+const sumOf = (rows: { amountCents: number }[]) => rows.reduce((total, row) => total + row.amountCents, 0);
+
+/**
+ * The owner saves a card, and six months billed on an empty balance leave six invoices open and the
+ * account inactive. Then, on a server started with the commit reporter, the owner pays every
+ * invoice several times at once (with the saved card, fresh cards, or declined ones) while topping
+ * up twelve times (fresh cards, the saved card, declined ones); the server is killed with SIGKILL
+ * the moment the sandbox gateway commits the KILLED_AT_CHARGE-th successful charge, before the portal
+ * has heard the answer (the reporter holds the server's thread there), so at least that charge is
+ * made at the gateway with its attempt unsettled. Restarted on the same data, the server reconciles
+ * the unsettled attempts with the gateway by their idempotency keys; then every charge the gateway
+ * made is one succeeded attempt with one ledger effect, nothing is pending, refused attempts wrote
+ * nothing, no invoice is charged twice, and the balance is what the top-ups and the invoices it paid
+ * make it.
+ */
+export async function paymentsSurviveSigkill(databaseUrl = '') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-payments-crash-'));
+  const port = await freePort();
+  // The schedule stays off: only the start-up reconciliation settles what the kill left.
+  const env = { ...CARD_SANDBOX_KEYS, BILLING_SCHEDULE_SECONDS: '0', RATE_LIMIT_MAX_PER_ACCOUNT: '10000' };
+  const servers: ChildProcess[] = [];
+  try {
+    servers.push(await startServer(port, dataDir, databaseUrl, { env }));
+    const call = client(port);
+    await signUpOwner(call, 'payments-crash@acme.io');
+    const { organizationId } = (await call('GET', '/api/v1/accounts/me')) as { organizationId: string };
+    const gateway = (await call('GET', '/api/v1/accounts/payment-gateway')) as PaymentGatewayConfiguration;
+    const token = (number: string) => cardToken(port, gateway, number);
+    const savedCard = (await call('POST', '/api/v1/accounts/payment-profiles', {
+      token: await token(TEST_CARDS.visa),
+    })) as PaymentProfile;
+    await stopServer(servers[0]!, 'SIGTERM');
+    const invoiceIds = await billOpenInvoices(dataDir, databaseUrl, organizationId);
+
+    const first = await startServer(port, dataDir, databaseUrl, {
+      env: { ...env, CARD_CHARGE_HOLD_AT: String(KILLED_AT_CHARGE) },
+      reportCommits: true,
+    });
+    servers.push(first);
+    let heldCharge = '';
+    const killPointReached = new Promise<void>((resolve) => {
+      readline.createInterface({ input: first.stdout! }).on('line', (line) => {
+        const held = /^card charge committed (\S+) succeeded holding$/.exec(line);
+        if (held) resolve(void (heldCharge = held[1]!));
+      });
+    });
+    // Invoices in turn with a declined card for each pay, the saved card, a fresh card for each pay;
+    // every fourth top-up with a declined card, every fourth with the saved card. Pays and top-ups
+    // are sent in turn, all at once.
+    const saved = { paymentProfileId: savedCard.id };
+    const pays = await Promise.all(
+      invoiceIds.flatMap((id, index) =>
+        Array.from({ length: PAYS_PER_INVOICE }, async () => ({
+          url: `/api/v1/transactions/${id}/pay`,
+          body:
+            index % 3 === 1
+              ? saved
+              : { token: await token(index % 3 === 0 ? TEST_CARDS.declined : TEST_CARDS.visa) },
+        })),
+      ),
+    );
+    const topUps = await Promise.all(
+      TOP_UP_AMOUNTS.map(async (amount, index) => ({
+        url: '/api/v1/accounts/topup',
+        body:
+          index % 4 === 1
+            ? { amount, ...saved }
+            : { amount, token: await token(index % 4 === 3 ? TEST_CARDS.declined : TEST_CARDS.visa) },
+      })),
+    );
+    const batch = Promise.allSettled(
+      interleave(pays, topUps).map(async ({ url, body }) => ({
+        url,
+        ...(await call.request('POST', url, body)),
+      })),
+    );
+    const killedEarly = await Promise.race([killPointReached.then(() => false), batch.then(() => true)]);
+    if (killedEarly) throw new Error('every payment was answered before the kill point');
+    await stopServer(first, 'SIGKILL');
+    const answers = await batch;
+    // The request whose charge was held, at least, got no answer.
+    expect(answers.filter((answer) => answer.status === 'rejected').length).toBeGreaterThan(0);
+
+    const lockHolder = () => fs.readFileSync(path.join(dataDir, 'portal.lock'), 'utf8');
+    if (!databaseUrl) expect(lockHolder()).toBe(String(first.pid));
+    const restartedAt = new Date();
+    const restarted = await startServer(port, dataDir, databaseUrl, {
+      env: { ...env, LOG_LEVEL: 'info' },
+      pipeStdout: true,
+    });
+    servers.push(restarted);
+    if (!databaseUrl) expect(lockHolder()).toBe(String(restarted.pid));
+    const reconciled = await new Promise<Record<string, unknown> | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), RECONCILIATION_WAIT_MS);
+      readline.createInterface({ input: restarted.stdout! }).on('line', (line) => {
+        if (!line.includes('"payment attempts reconciled"')) return;
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      });
+    });
+    const listed = await fetch(`http://127.0.0.1:${port}/card-sandbox/v1/charges?limit=100`, {
+      headers: { authorization: `Bearer ${CARD_SANDBOX_KEYS.CARD_SANDBOX_SECRET_KEY}` },
+    });
+    expect(listed.status).toBe(200);
+    const charges = ((await listed.json()) as { data: SandboxCharge[] }).data;
+    await stopServer(restarted, 'SIGTERM');
+
+    const { attempts, ledger, movements, balanceCents } = await paymentRecordsOf(
+      dataDir,
+      databaseUrl,
+      organizationId,
+    );
+    expect(attempts.filter((attempt) => attempt.status === 'pending')).toEqual([]);
+    // The charge the kill cut off was settled by the restarted server's reconciliation.
+    const heldAttempt = attempts.find((attempt) => attempt.chargeRef === heldCharge);
+    expect(heldAttempt?.status).toBe('succeeded');
+    expect(heldAttempt!.settledAt!.getTime()).toBeGreaterThanOrEqual(restartedAt.getTime());
+    expect(reconciled).toMatchObject({ pending: 0 });
+
+    // The gateway's record and the attempts agree: one charge per attempt the gateway saw, with its
+    // outcome and amount, and each succeeded attempt names its charge.
+    const outcome = (key: string, status: string, amountCents: number) => ({ key, status, amountCents });
+    const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
+    expect(
+      charges
+        .map((charge) =>
+          outcome(
+            charge.idempotencyKey,
+            charge.status === 'succeeded' ? 'succeeded' : 'refused',
+            charge.amountCents,
+          ),
+        )
+        .sort(byKey),
+    ).toEqual(
+      attempts
+        .filter((attempt) => attempt.refusal !== 'invalid_token')
+        .map((attempt) => outcome(attempt.idempotencyKey, attempt.status, attempt.amountCents))
+        .sort(byKey),
+    );
+    for (const attempt of attempts.filter((row) => row.status === 'succeeded')) {
+      expect(attempt.chargeRef).toBe(
+        charges.find((charge) => charge.idempotencyKey === attempt.idempotencyKey)?.id,
+      );
+    }
+
+    // Each succeeded top-up wrote its top-up, its free credit if any, and raised the balance by its
+    // amount, once; a refused one wrote nothing.
+    const movedBy = (transactionIds: number[]) =>
+      sumOf(movements.filter((movement) => transactionIds.includes(movement.transactionId)));
+    const topUpAttempts = attempts.filter((attempt) => attempt.purpose === 'topup');
+    for (const attempt of topUpAttempts) {
+      const keys = [attempt.idempotencyKey, `${attempt.idempotencyKey}:free-credit`];
+      const rows = ledger.filter((row) => row.idempotencyKey !== null && keys.includes(row.idempotencyKey));
+      const written = rows.map((row) => ({
+        type: row.type,
+        amountCents: row.amountCents,
+        status: row.status,
+      }));
+      if (attempt.status !== 'succeeded') {
+        expect(written).toEqual([]);
+        continue;
+      }
+      expect(written.sort((a, b) => b.type.localeCompare(a.type))).toEqual([
+        { type: 'topup', amountCents: attempt.amountCents, status: 'paid' },
+        ...(attempt.freeCreditCents > 0
+          ? [{ type: 'service_credit', amountCents: attempt.freeCreditCents, status: 'paid' }]
+          : []),
+      ]);
+      expect(movedBy(rows.map((row) => row.id))).toBe(attempt.topUpAmountCents);
+    }
+    // The ledger holds the invoices and what the succeeded top-ups wrote, nothing else.
+    const succeededTopUps = topUpAttempts.filter((attempt) => attempt.status === 'succeeded');
+    expect(ledger).toHaveLength(
+      invoiceIds.length +
+        succeededTopUps.reduce((rows, attempt) => rows + (attempt.freeCreditCents > 0 ? 2 : 1), 0),
+    );
+
+    // Each invoice is charged to a card once at most; what it has been paid is that charge and what
+    // the balance paid of it, and it is paid when that is all it asks, open otherwise.
+    let paidFromBalanceCents = 0;
+    for (const id of invoiceIds) {
+      const invoice = ledger.find((row) => row.id === id)!;
+      const cardCharges = attempts.filter(
+        (attempt) => attempt.invoiceTransactionId === id && attempt.status === 'succeeded',
+      );
+      const fromBalanceCents = -movedBy([id]);
+      paidFromBalanceCents += fromBalanceCents;
+      const paidCents = sumOf(cardCharges) + fromBalanceCents;
+      expect(cardCharges.length).toBeLessThanOrEqual(1);
+      expect({ status: invoice.status, paymentAmountCents: invoice.paymentAmountCents }).toEqual({
+        status: paidCents === invoice.amountCents ? 'paid' : 'open',
+        paymentAmountCents: paidCents,
+      });
+    }
+
+    // The balance is what the top-ups raised it by less what it paid of the invoices.
+    const expectedBalanceCents =
+      sumOf(succeededTopUps.map((attempt) => ({ amountCents: attempt.topUpAmountCents }))) -
+      paidFromBalanceCents;
+    expect({ balanceCents, movedCents: sumOf(movements) }).toEqual({
+      balanceCents: expectedBalanceCents,
+      movedCents: expectedBalanceCents,
+    });
+
+    // The batch had what the test is about: succeeded and refused top-ups and invoice payments.
+    const kinds = new Set(attempts.map((attempt) => `${attempt.purpose} ${attempt.status}`));
+    expect([...kinds].sort()).toEqual([
+      'invoice refused',
+      'invoice succeeded',
+      'topup refused',
+      'topup succeeded',
+    ]);
+    // What was answered before the kill is what the records say.
+    for (const answer of answers) {
+      if (answer.status === 'rejected') continue;
+      const { url, status, text } = answer.value;
+      if (url.endsWith('/topup') && status === 201) {
+        const { transactionId } = JSON.parse(text) as TopUpResponse;
+        expect(ledger.find((row) => row.id === Number(transactionId))?.type).toBe('topup');
+      } else if (status === 200) {
+        const id = Number(url.split('/')[4]);
+        expect(ledger.find((row) => row.id === id)?.status).toBe('paid');
+      } else {
+        expect([402, 409]).toContain(status);
+      }
+    }
+  } finally {
+    for (const server of servers) server.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The items of both lists taken in turn, the rest of the longer one after. */
+function interleave<T>(a: T[], b: T[]): T[] {
+  return Array.from({ length: Math.max(a.length, b.length) }, (_, index) => [a[index], b[index]])
+    .flat()
+    .filter((item): item is T => item !== undefined);
 }

@@ -289,6 +289,8 @@ describe('top-up', () => {
       expect((await organizationRow(t.database.db, owner.organizationId)).balanceCents).toBe(
         Math.round(balance * 100),
       );
+      const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, owner.cookie));
+      expect((me.json() as { balance: number }).balance).toBe(balance);
 
       const [attempt] = await attemptsOf(owner.organizationId);
       expect(attempt).toMatchObject({ status: 'succeeded', amountCents: Math.round(total * 100) });

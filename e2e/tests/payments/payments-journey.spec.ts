@@ -86,6 +86,7 @@ test('a top-up of 1000 with free credit: the summary, the success modal, the bal
   await operator.run('org', 'set-free-credit', owner.email, 'on');
 
   await page.goto('/billing/asc');
+  await expect(page.getByText('Prepaid balance $0.00')).toBeVisible();
   await page.getByRole('link', { name: 'Top up balance' }).click();
   await expect(page).toHaveURL(/\/payment\/asc\/top-up$/);
   // Singapore: 9 % tax; a top-up of 1,000 earns 50 of free credit.
@@ -101,6 +102,7 @@ test('a top-up of 1000 with free credit: the summary, the success modal, the bal
   const modal = page.getByRole('dialog', { name: 'Top-up successful' });
   await expect(modal).toContainText('$1,000.00 has been added to your balance.');
   await modal.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('Prepaid balance $1,000.00')).toBeVisible();
 
   const rows = transactionsTable(page).getByRole('row');
   await expect(rows).toHaveCount(3);

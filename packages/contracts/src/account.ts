@@ -35,6 +35,8 @@ export const AccountSchema = z.object({
   enforcedSSO: z.boolean(),
   isAccountFilled: z.boolean(),
   isFreeCredit: z.boolean(),
+  /** Beyond the spec: the prepaid balance in USD (PAYG), which top-ups raise and monthly charges spend. */
+  balance: z.number(),
   firstName: z.string(),
   lastName: z.string(),
   billingName: z.string(),

@@ -296,6 +296,7 @@ export const enSignedIn = {
   'billing.pay': 'Pay',
   'billing.payTransaction': 'Pay transaction {{id}}',
   'billing.topUp.open': 'Top up balance',
+  'billing.balance': 'Prepaid balance',
   'billing.topUp.title': 'Top-up successful',
   'billing.topUp.text': '{{amount}} has been added to your balance.',
   'billing.topUp.close': 'Done',

@@ -43,6 +43,8 @@ function toAccount(user: SessionUser, { member, organization: org }: Membership)
     enforcedSSO: org.enforcedSso,
     isAccountFilled: org.isFilled,
     isFreeCredit: org.isFreeCredit,
+    // Whole cents, so the division is exact to 2 decimals.
+    balance: org.balanceCents / 100,
     firstName: org.firstName,
     lastName: org.lastName,
     billingName: org.billingName,

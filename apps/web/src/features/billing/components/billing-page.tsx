@@ -10,7 +10,7 @@ import { useSignedInAccount } from '../../../lib/account';
 import { useTranslation } from '../../../lib/i18n';
 import { useTransactions } from '../api/list-transactions';
 import { useTransactionSearch } from '../api/search-transactions';
-import { searchTermOf, showsPagination, transactionPageCount } from '../transactions';
+import { formatUsd, searchTermOf, showsPagination, transactionPageCount } from '../transactions';
 import { LoadError } from './load-error';
 import { PaymentReturnNotices } from './payment-return-notices';
 import { TransactionsTable } from './transactions-table';
@@ -85,13 +85,18 @@ export function BillingPage() {
         <Title order={1}>{t('page.billing')}</Title>
         {/* A flat-rate contract is invoiced; the prepaid balance is PAYG's. */}
         {account.contractType === 'payg' && (
-          <Button
-            component={Link}
-            to={`/payment/${sub}/top-up`}
-            leftSection={<IconCreditCard size={16} aria-hidden />}
-          >
-            {t('billing.topUp.open')}
-          </Button>
+          <Group gap="md">
+            <Text>
+              {t('billing.balance')} <strong>{formatUsd(account.balance)}</strong>
+            </Text>
+            <Button
+              component={Link}
+              to={`/payment/${sub}/top-up`}
+              leftSection={<IconCreditCard size={16} aria-hidden />}
+            >
+              {t('billing.topUp.open')}
+            </Button>
+          </Group>
         )}
       </Group>
       <Group justify="space-between" align="flex-end" gap="md">

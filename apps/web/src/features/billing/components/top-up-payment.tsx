@@ -79,7 +79,8 @@ export function TopUpPayment({ sub, proposedAmount }: { sub: string; proposedAmo
     validate: () => trigger(),
     charge: (source) => topUp.mutateAsync({ amount: getValues('amount'), ...source }),
     onPaid: (result) => {
-      if (result.accountReactivated) void reloadAccount();
+      // The balance (and, when the top-up paid what was due, the account's status) changed.
+      void reloadAccount();
       void navigate(topUpReturnPath(sub, result.amount));
     },
   });

@@ -43,6 +43,7 @@ export const ERROR_DEFINITIONS = {
   CARD_INSUFFICIENT_FUNDS: { status: 402, message: 'errors.cardInsufficientFunds' },
   CARD_EXPIRED: { status: 402, message: 'errors.cardExpired' },
   CARD_TOKEN_INVALID: { status: 400, message: 'errors.cardTokenInvalid' },
+  CARD_AUTHENTICATION_REQUIRED: { status: 402, message: 'errors.cardAuthenticationRequired' },
   TRANSACTION_NOT_PAYABLE: { status: 409, message: 'errors.transactionNotPayable' },
   PAYMENT_NOT_CONFIRMED: { status: 503, message: 'errors.paymentNotConfirmed' },
   PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },

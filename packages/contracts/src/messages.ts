@@ -118,6 +118,8 @@ export const messages = {
   'errors.cardInsufficientFunds': 'Your card has insufficient funds.',
   'errors.cardExpired': 'Your card has expired.',
   'errors.cardTokenInvalid': 'The card details expired or were already used. Please enter the card again.',
+  'errors.cardAuthenticationRequired':
+    'Your card asks for an authentication (3-D Secure) that this portal cannot do yet. Please use another card.',
   'errors.transactionNotPayable': 'This transaction is not open for payment.',
   'errors.paymentGatewayUnavailable': 'The payment service is not reachable right now. Please try again later.',
   'errors.topUpNotAvailable': 'Top-ups are for pay-as-you-go accounts; your invoices are paid by card.',

@@ -17,9 +17,17 @@ export interface SavedGatewayCard extends GatewayCard {
   paymentMethodRef: string;
 }
 
-/** Why a gateway refused a card or a charge, in the portal's words. */
+/**
+ * Why a gateway refused a card or a charge, in the portal's words. `authentication_required`: the
+ * card's issuer asks for 3-D Secure, which the portal has no flow for (Stripe only).
+ */
 export type CardRefusal =
-  'card_declined' | 'insufficient_funds' | 'expired_card' | 'card_not_supported' | 'invalid_token';
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'card_not_supported'
+  | 'invalid_token'
+  | 'authentication_required';
 
 export type ChargeOutcome =
   | { outcome: 'succeeded'; chargeRef: string; card: GatewayCard }

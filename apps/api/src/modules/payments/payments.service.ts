@@ -70,6 +70,7 @@ const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
   expired_card: 'CARD_EXPIRED',
   card_not_supported: 'CARD_NOT_SUPPORTED',
   invalid_token: 'CARD_TOKEN_INVALID',
+  authentication_required: 'CARD_AUTHENTICATION_REQUIRED',
 };
 
 export interface PaymentsDeps {

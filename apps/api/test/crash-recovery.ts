@@ -559,7 +559,13 @@ async function paymentRecordsOf(dataDir: string, databaseUrl: string, organizati
         .where(eq(schema.balanceMovement.organizationId, organizationId)),
       db.select().from(schema.organization).where(eq(schema.organization.id, organizationId)),
     ]);
-    return { attempts, ledger, movements, balanceCents: organization!.balanceCents };
+    return {
+      attempts,
+      ledger,
+      movements,
+      balanceCents: organization!.balanceCents,
+      accountStatus: organization!.accountStatus,
+    };
   } finally {
     await database.close();
   }
@@ -680,7 +686,7 @@ export async function paymentsSurviveSigkill(databaseUrl = '') {
     const charges = ((await listed.json()) as { data: SandboxCharge[] }).data;
     await stopServer(restarted, 'SIGTERM');
 
-    const { attempts, ledger, movements, balanceCents } = await paymentRecordsOf(
+    const { attempts, ledger, movements, balanceCents, accountStatus } = await paymentRecordsOf(
       dataDir,
       databaseUrl,
       organizationId,
@@ -776,6 +782,13 @@ export async function paymentsSurviveSigkill(databaseUrl = '') {
       balanceCents: expectedBalanceCents,
       movedCents: expectedBalanceCents,
     });
+
+    // The account is active exactly when nothing is owed any more: the payment that paid the last
+    // debt reactivated it in its own settlement, whether or not the kill came after it.
+    const owes = ledger.some(
+      (row) => row.type === 'service_charge' && (row.status === 'open' || row.status === 'processing'),
+    );
+    expect(accountStatus).toBe(owes ? 'inactive' : 'active');
 
     // The batch had what the test is about: succeeded and refused top-ups and invoice payments.
     const kinds = new Set(attempts.map((attempt) => `${attempt.purpose} ${attempt.status}`));

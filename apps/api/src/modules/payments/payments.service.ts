@@ -27,12 +27,14 @@ import { assertPermission } from '../../plugins/authenticate.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
 import { centsToUsd, settleFromBalance } from '../billing/billing-rules.ts';
-import { reactivateAccountWhenSettled } from '../billing/billing.jobs.ts';
+import { reactivateApplicationsSoon } from '../billing/billing.jobs.ts';
 import {
   findCreditAmount,
   findTaxRatePercent,
   findTransaction,
+  hasOpenCharges,
   lockBalance,
+  markAccountActive,
   moveBalance,
   settleTransaction,
 } from '../billing/billing.repository.ts';
@@ -85,11 +87,18 @@ export interface PaymentsDeps {
 /** A card the caller names: a fresh token from the card form, or a saved card. */
 type PaymentSource = Pick<NewPaymentAttempt, 'sourceToken' | 'paymentMethodRef' | 'customerRef'>;
 
-/** What settling an attempt found: the attempt as it now stands, and whether this call settled it. */
+/**
+ * What settling an attempt found: the attempt as it now stands, whether this call settled it, and
+ * whether the payment made an inactive account active again.
+ */
 interface Settlement {
   attempt: PaymentAttemptRow;
   settledNow: boolean;
+  accountReactivated: boolean;
 }
+
+/** A charge settled as succeeded, and whether it made the inactive account active again. */
+type PaidAttempt = PaymentAttemptRow & { accountReactivated: boolean };
 
 function refusalError(refusal: CardRefusal | string | null): AppError {
   const code = REFUSAL_ERRORS[refusal as CardRefusal] ?? 'CARD_DECLINED';
@@ -152,6 +161,13 @@ async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Da
     });
     if (settlement.status !== 'paid') break;
   }
+}
+
+/** Sets an inactive account active once nothing is due, within the settling transaction. */
+async function reactivateWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
+  const organization = await findPayingOrganization(tx, organizationId);
+  if (organization?.accountStatus !== 'inactive' || (await hasOpenCharges(tx, organizationId))) return false;
+  return markAccountActive(tx, organizationId);
 }
 
 export function paymentsService({
@@ -231,11 +247,14 @@ export function paymentsService({
   async function settle(attempt: PaymentAttemptRow, outcome: ChargeOutcome): Promise<Settlement> {
     const settledAt = now();
     const settlement = await db.transaction(async (tx): Promise<Settlement> => {
+      // One settlement of an organisation at a time: each sees what the one before it paid, so the
+      // one that pays the last debt is the one that reactivates the account.
+      await lockBalance(tx, attempt.organizationId);
       const pending = await lockPendingAttempt(tx, attempt.organizationId, attempt.id);
       if (!pending) {
         const current = await findAttempt(tx, attempt.organizationId, attempt.id);
         if (!current) throw new Error(`payment attempt ${attempt.id} is gone`);
-        return { attempt: current, settledNow: false };
+        return { attempt: current, settledNow: false, accountReactivated: false };
       }
       if (outcome.outcome === 'refused') {
         if (pending.invoiceTransactionId !== null) {
@@ -251,7 +270,7 @@ export function paymentsService({
           settledAt,
         };
         await settleAttempt(tx, pending.organizationId, pending.id, values);
-        return { attempt: { ...pending, ...values }, settledNow: true };
+        return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated: false };
       }
       const resultTransactionId = await recordPayment(tx, pending, settledAt);
       const values = {
@@ -264,8 +283,12 @@ export function paymentsService({
         settledAt,
       };
       await settleAttempt(tx, pending.organizationId, pending.id, values);
-      return { attempt: { ...pending, ...values }, settledNow: true };
+      // In the same transaction, so a crash cannot leave an account that owes nothing inactive.
+      const accountReactivated = await reactivateWhenNothingDue(tx, pending.organizationId);
+      return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated };
     });
+    // The daily sweep of forgotten reactivations covers a crash before this job is sent.
+    if (settlement.accountReactivated) await reactivateApplicationsSoon(jobQueue, attempt.organizationId);
     if (settlement.settledNow && settlement.attempt.status === 'succeeded') {
       await onPaymentSucceeded?.(settlement.attempt);
     }
@@ -276,7 +299,7 @@ export function paymentsService({
    * Charges the card an attempt names and settles the attempt. An unknown outcome (the gateway did
    * not answer) leaves the attempt pending for the reconciliation and tells the caller so.
    */
-  async function runAttempt(attempt: PaymentAttemptRow): Promise<PaymentAttemptRow> {
+  async function runAttempt(attempt: PaymentAttemptRow): Promise<PaidAttempt> {
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.charge(chargeRequestOf(attempt));
@@ -284,10 +307,10 @@ export function paymentsService({
       if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_NOT_CONFIRMED');
       throw error;
     }
-    const { attempt: settled } = await settle(attempt, outcome);
+    const { attempt: settled, accountReactivated } = await settle(attempt, outcome);
     if (settled.status === 'refused') throw refusalError(settled.refusal);
     if (settled.status === 'pending') throw new AppError('PAYMENT_NOT_CONFIRMED');
-    return settled;
+    return { ...settled, accountReactivated };
   }
 
   /**
@@ -313,13 +336,6 @@ export function paymentsService({
     });
     if (!attempt) throw new AppError('TRANSACTION_NOT_PAYABLE');
     return runAttempt(attempt);
-  }
-
-  /** An inactive account whose debts are paid becomes active, its applications back through a job. */
-  async function reactivateIfSettled(organizationId: string): Promise<boolean> {
-    const organization = await findPayingOrganization(db, organizationId);
-    if (organization?.accountStatus !== 'inactive') return false;
-    return reactivateAccountWhenSettled(db, jobQueue, organizationId);
   }
 
   async function removeProfileRow(organizationId: string, profileId: string) {
@@ -401,7 +417,8 @@ export function paymentsService({
         const source = { sourceToken: null, paymentMethodRef: card.paymentMethodRef, customerRef };
         try {
           for (const charge of await listOpenChargeIds(db, organization.id)) {
-            await payInvoice(organization.id, charge, source);
+            const paid = await payInvoice(organization.id, charge, source);
+            accountReactivated ||= paid.accountReactivated;
           }
         } catch (error) {
           // A card refused for what is due is not kept; one whose payment is unconfirmed stays.
@@ -411,7 +428,6 @@ export function paymentsService({
           }
           throw error;
         }
-        accountReactivated = await reactivateIfSettled(organization.id);
       }
       return { ...toPaymentProfile(profile), accountReactivated };
     },
@@ -474,7 +490,6 @@ export function paymentsService({
       const settled = await runAttempt(attempt);
       const topUp = await findTransaction(db, organization.id, settled.resultTransactionId ?? 0);
       if (!topUp) throw new Error(`the top-up of attempt ${settled.id} is missing`);
-      const accountReactivated = await reactivateIfSettled(organization.id);
       const balanceCents = (await findPayingOrganization(db, organization.id))?.balanceCents ?? 0;
       return {
         transactionId: padTransactionId(topUp.id),
@@ -487,7 +502,7 @@ export function paymentsService({
         tax: centsToUsd(summary.taxCents),
         total: centsToUsd(summary.totalCents),
         balance: centsToUsd(balanceCents),
-        accountReactivated,
+        accountReactivated: settled.accountReactivated,
       };
     },
 
@@ -509,7 +524,7 @@ export function paymentsService({
         transactionId: padTransactionId(invoice.id),
         status: 'paid',
         paidAmount: centsToUsd(settled.amountCents),
-        accountReactivated: await reactivateIfSettled(organization.id),
+        accountReactivated: settled.accountReactivated,
       };
     },
 
@@ -527,7 +542,6 @@ export function paymentsService({
         throw error;
       }
       const { attempt: settled } = await settle(attempt, outcome);
-      if (settled.status === 'succeeded') await reactivateIfSettled(attempt.organizationId);
       return settled.status;
     },
   };

@@ -53,9 +53,14 @@ describe('the monthly usage chart', () => {
     const section = screen.getByRole('region', { name: 'Monthly active users per application' });
     expect(within(section).getByText('The last 12 months, Jan 2025 to Dec 2025')).toBeDefined();
 
-    const chart = await within(section).findByRole('img', {
-      name: 'Line chart of monthly active users per application, Jan 2025 to Dec 2025. The figures follow in a table.',
-    });
+    // The chart is a chunk of its own: importing it (recharts) takes seconds on a busy machine.
+    const chart = await within(section).findByRole(
+      'img',
+      {
+        name: 'Line chart of monthly active users per application, Jan 2025 to Dec 2025. The figures follow in a table.',
+      },
+      { timeout: 20_000 },
+    );
     expect(chart.querySelectorAll('.recharts-line')).toHaveLength(2);
     expect(within(chart).getByText('Chat')).toBeDefined();
     expect(within(chart).getByText('Video')).toBeDefined();

@@ -28,6 +28,7 @@ import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { paymentsJobs } from './modules/payments/payments.jobs.ts';
 import { accountPaymentsRoutes, transactionPaymentsRoutes } from './modules/payments/payments.routes.ts';
+import { STRIPE_WEBHOOK_PREFIX, stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
 import { utilsRoutes } from './modules/utils/utils.routes.ts';
 import { mountEmbeddedCardSandbox } from './payments/embedded-card-sandbox.ts';
@@ -61,6 +62,20 @@ function cardSandboxOrigins(config: Config): string[] {
   return [new URL(config.payments.cardSandbox.tokenizeUrl).origin];
 }
 
+/**
+ * Where Stripe's card form comes from and talks to, with PAYMENT_PROVIDER=stripe only: Stripe.js
+ * from Stripe's CDN (it cannot be bundled), its Elements in frames, its calls to Stripe's API.
+ */
+function stripeSources(config: Config) {
+  const stripe = config.payments.provider === 'stripe';
+  const sources = (...origins: string[]) => (stripe ? origins : []);
+  return {
+    script: sources('https://js.stripe.com', 'https://*.js.stripe.com'),
+    frame: sources('https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'),
+    connect: sources('https://api.stripe.com'),
+  };
+}
+
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -84,6 +99,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(jobQueuePlugin);
   await app.register(regionClientPlugin);
   await app.register(paymentGatewayPlugin);
+  const stripe = stripeSources(config);
 
   await app.register(helmet, {
     // HSTS only where the portal is served over https; on plain http it would pin a browser to nothing.
@@ -93,9 +109,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...stripe.script],
+        ...(stripe.frame.length > 0 ? { frameSrc: stripe.frame } : {}),
         // The card form posts to the sandbox's tokeniser: this origin unless CARD_SANDBOX_URL names another.
-        connectSrc: ["'self'", ...cardSandboxOrigins(config)],
+        connectSrc: ["'self'", ...cardSandboxOrigins(config), ...stripe.connect],
         upgradeInsecureRequests: null,
       },
     },
@@ -130,6 +147,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(transactionsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(transactionPaymentsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(accountPaymentsRoutes, { prefix: '/api/v1/accounts' });
+  if (config.payments.provider === 'stripe') {
+    await app.register(stripeWebhookRoutes, { prefix: STRIPE_WEBHOOK_PREFIX });
+  }
   await app.register(planUsageRoutes, { prefix: '/api/v1/accounts' });
   await app.register(invoicesRoutes, { prefix: INVOICE_LINKS_PREFIX });
   await app.register(membersRoutes, { prefix: '/api/v1/members' });

@@ -20,6 +20,12 @@ const sandboxKey = (prefix: string) =>
     )
     .optional();
 
+const stripeKey = (pattern: RegExp, prefixes: string) =>
+  z.string().trim().regex(pattern, `must start with ${prefixes} followed by letters and digits`).optional();
+
+/** Whether a Stripe key is one of test mode or of live mode. */
+export const stripeKeyMode = (key: string): 'test' | 'live' => (/^[a-z]+_live_/.test(key) ? 'live' : 'test');
+
 const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -79,8 +85,10 @@ const ConfigSchema = z
     // The sandbox's keys; without them the hosted sandbox's are generated once into the data dir.
     CARD_SANDBOX_SECRET_KEY: sandboxKey('sk_sandbox_'),
     CARD_SANDBOX_PUBLISHABLE_KEY: sandboxKey('pk_sandbox_'),
-    STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
-    STRIPE_PUBLISHABLE_KEY: z.string().trim().min(1).optional(),
+    STRIPE_SECRET_KEY: stripeKey(/^(sk|rk)_(test|live)_\w+$/, 'sk_test_, sk_live_ or a restricted rk_ key'),
+    STRIPE_PUBLISHABLE_KEY: stripeKey(/^pk_(test|live)_\w+$/, 'pk_test_ or pk_live_'),
+    // Signs the webhook's events (the endpoint's signing secret in Stripe's dashboard).
+    STRIPE_WEBHOOK_SECRET: stripeKey(/^whsec_\w+$/, 'whsec_'),
     // Stripe's API host, for a local stand-in in tests; unset means Stripe's own.
     STRIPE_API_HOST: optionalUrl,
   })
@@ -109,10 +117,18 @@ const ConfigSchema = z
       }
     }
     if (env.PAYMENT_PROVIDER === 'stripe') {
-      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
         if (!env[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
       }
+      // A test key with a live one takes cards in one mode and charges them in the other: nothing works.
+      const { STRIPE_SECRET_KEY: secret, STRIPE_PUBLISHABLE_KEY: publishable } = env;
+      if (secret && publishable && stripeKeyMode(secret) !== stripeKeyMode(publishable))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_PUBLISHABLE_KEY'],
+          message: `is a ${stripeKeyMode(publishable)} key and STRIPE_SECRET_KEY a ${stripeKeyMode(secret)} one`,
+        });
     }
   });
 
@@ -135,6 +151,8 @@ export type PaymentsConfig =
 export interface StripeConfig {
   secretKey: string;
   publishableKey: string;
+  /** STRIPE_WEBHOOK_SECRET: verifies the signature of the events Stripe posts to the webhook. */
+  webhookSecret: string;
   /** STRIPE_API_HOST: a stand-in for Stripe's API (tests); unset means Stripe's own. */
   apiHost: string | undefined;
 }
@@ -270,10 +288,11 @@ function paymentsConfig(e: z.infer<typeof ConfigSchema>, publicUrl: string): Pay
   if (e.PAYMENT_PROVIDER === 'stripe') {
     return {
       provider: 'stripe',
-      // Checked above: both are set for Stripe.
+      // Checked above: all three are set for Stripe.
       stripe: {
         secretKey: e.STRIPE_SECRET_KEY ?? '',
         publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? '',
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
         apiHost: e.STRIPE_API_HOST,
       },
     };

@@ -6,7 +6,11 @@ import { resolveDataDirSecret } from '../src/auth/secret.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 const SECRET = 'a-production-secret-of-at-least-32-chars';
-const STRIPE_KEYS = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' };
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_1',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
+  STRIPE_WEBHOOK_SECRET: 'whsec_1',
+};
 
 describe('loadConfig', () => {
   it.each([
@@ -28,6 +32,16 @@ describe('loadConfig', () => {
     ['STRIPE_SECRET_KEY', { PAYMENT_PROVIDER: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }],
     ['STRIPE_PUBLISHABLE_KEY', { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' }],
     ['STRIPE_API_HOST', { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_API_HOST: 'x' }],
+    ['STRIPE_WEBHOOK_SECRET', { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: '' }],
+    [
+      'STRIPE_WEBHOOK_SECRET',
+      { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: 'secret' },
+    ],
+    ['STRIPE_SECRET_KEY', { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_SECRET_KEY: 'pk_test_1' }],
+    [
+      'STRIPE_PUBLISHABLE_KEY',
+      { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS, STRIPE_PUBLISHABLE_KEY: 'pk_live_1' },
+    ],
   ])('refuses a bad %s with one line naming it', (variable, env) => {
     const load = () => loadConfig(env);
     expect(load).toThrow(ConfigError);
@@ -118,11 +132,11 @@ describe('the payment gateway', () => {
     });
   });
 
-  it('is Stripe with both its keys', () => {
+  it('is Stripe with its keys and webhook secret', () => {
     const env = { PAYMENT_PROVIDER: 'stripe', ...STRIPE_KEYS };
     expect(loadConfig(env).payments).toEqual({
       provider: 'stripe',
-      stripe: { secretKey: 'sk_test_1', publishableKey: 'pk_test_1', apiHost: undefined },
+      stripe: { secretKey: 'sk_test_1', publishableKey: 'pk_test_1', webhookSecret: 'whsec_1', apiHost: undefined },
     });
     expect(loadConfig({ ...env, STRIPE_API_HOST: 'http://127.0.0.1:12111' }).payments).toMatchObject({
       stripe: { apiHost: 'http://127.0.0.1:12111' },

@@ -416,28 +416,6 @@ describe('CARD_SANDBOX_URL: a sandbox elsewhere', () => {
   });
 });
 
-describe('PAYMENT_PROVIDER=stripe', () => {
-  it('refuses to start, saying what is missing', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-stripe-'));
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://' });
-    onTestFinished(async () => {
-      await database.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    });
-    expect(() => testConfig(dataDir, { PAYMENT_PROVIDER: 'stripe' })).toThrow(
-      'Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe',
-    );
-    const config = testConfig(dataDir, {
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_x',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
-    });
-    await expect(buildApp({ config, database })).rejects.toThrow(
-      /PAYMENT_PROVIDER=stripe: this build has no Stripe gateway/,
-    );
-  });
-});
-
 describe('a restart of the portal', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-sandbox-restart-'));
   const config = testConfig(dataDir);

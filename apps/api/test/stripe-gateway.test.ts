@@ -1,21 +1,43 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PaymentProfile, TopUpResponse } from '@portal/contracts';
+import { asc, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { openDatabase } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import { reconcilePaymentAttempts } from '../src/modules/payments/payments.jobs.ts';
 import {
   CardRefusedError,
   GatewayUnavailableError,
   type ChargeRequest,
 } from '../src/payments/payment-gateway.ts';
 import { ATTEMPT_KEY_METADATA, StripeGateway } from '../src/payments/stripe-gateway.ts';
+import { testConfig } from './fixtures.ts';
+import { expectApiError, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
 import { startStripeFake } from './stripe-fake.ts';
 
 /*
  * The Stripe gateway against a local stand-in for Stripe's API (stripe-fake.ts) that answers in
- * Stripe's shapes.
+ * Stripe's shapes: the adapter on its own, then the portal with PAYMENT_PROVIDER=stripe through its
+ * API (cards, top-up, paying an invoice, reconciliation) and Stripe's webhook, whose events are
+ * signed as Stripe signs them (the SDK's generateTestHeaderString).
  */
 
 const PUBLISHABLE_KEY = 'pk_test_portal0123456789';
 const WEBHOOK_SECRET = 'whsec_portal0123456789abcdef';
 const fake = await startStripeFake();
 afterAll(() => fake.close());
+
+const stripeEnv = {
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: fake.secretKey,
+  STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_HOST: fake.url,
+};
 
 function adapter(options: { apiHost?: string; secretKey?: string } = {}) {
   return new StripeGateway({
@@ -268,6 +290,351 @@ describe('the Stripe adapter', () => {
     expect(await gateway.charge(charge({ token: 'pm_card_visa' }, 49))).toMatchObject({
       outcome: 'refused',
       refusal: 'card_declined',
+    });
+  });
+});
+
+describe('PAYMENT_PROVIDER=stripe configuration', () => {
+  it('refuses to start without each of its keys, or with keys of two modes', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-stripe-config-'));
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    for (const missing of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      const env: Record<string, string> = { ...stripeEnv };
+      delete env[missing];
+      expect(() => testConfig(dataDir, env)).toThrow(
+        `Invalid configuration: ${missing} is required when PAYMENT_PROVIDER=stripe`,
+      );
+    }
+    expect(() => testConfig(dataDir, { ...stripeEnv, STRIPE_PUBLISHABLE_KEY: 'pk_live_portal0123' })).toThrow(
+      'Invalid configuration: STRIPE_PUBLISHABLE_KEY is a live key and STRIPE_SECRET_KEY a test one',
+    );
+    expect(() => testConfig(dataDir, { ...stripeEnv, STRIPE_WEBHOOK_SECRET: 'secret' })).toThrow(
+      /^Invalid configuration: STRIPE_WEBHOOK_SECRET must start with whsec_/,
+    );
+  });
+
+  it('builds the portal with the Stripe gateway, whose webhook a sandbox portal does not have', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-stripe-build-'));
+    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://' });
+    const app = await buildApp({ config: testConfig(dataDir), database });
+    onTestFinished(async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    expect(app.paymentGateway.provider).toBe('sandbox');
+    const webhook = await app.inject({ method: 'POST', url: '/api/v1/payments/stripe/webhook', payload: {} });
+    expect(webhook.statusCode).toBe(404);
+    const policy = String(webhook.headers['content-security-policy']);
+    expect(policy).not.toContain('stripe.com');
+  });
+});
+
+describe('the portal with PAYMENT_PROVIDER=stripe', () => {
+  const t = useTestApp(stripeEnv);
+  let cookie = '';
+  let organizationId = '';
+
+  beforeAll(async () => {
+    cookie = await setUpOrganization(t.app, 'owner@stripe.example.com');
+    const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+    organizationId = (me.json() as { organizationId: string }).organizationId;
+  });
+
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+    t.app.inject(jsonRequest(method, url, body, cookie));
+
+  async function ledger() {
+    return t.database.db
+      .select()
+      .from(schema.ledgerTransaction)
+      .where(eq(schema.ledgerTransaction.organizationId, organizationId))
+      .orderBy(asc(schema.ledgerTransaction.id));
+  }
+
+  async function attempts() {
+    return t.database.db
+      .select()
+      .from(schema.paymentAttempt)
+      .where(eq(schema.paymentAttempt.organizationId, organizationId))
+      .orderBy(asc(schema.paymentAttempt.id));
+  }
+
+  async function openInvoice(amountCents: number): Promise<number> {
+    const [invoice] = await t.database.db
+      .insert(schema.ledgerTransaction)
+      .values({
+        organizationId,
+        type: 'service_charge',
+        status: 'open',
+        invoiceType: 'mau_based',
+        amountCents,
+      })
+      .returning({ id: schema.ledgerTransaction.id });
+    return invoice!.id;
+  }
+
+  it('serves Stripe’s client configuration and lets the pages load Stripe.js and its frames', async () => {
+    const configuration = await call('GET', '/api/v1/accounts/payment-gateway');
+    expect(configuration.statusCode, configuration.body).toBe(200);
+    expect(configuration.json()).toEqual({
+      provider: 'stripe',
+      publicKey: PUBLISHABLE_KEY,
+      siteSubdomain: 'test',
+      tokenizeUrl: null,
+    });
+    const policy = String(configuration.headers['content-security-policy']);
+    const directives = policy.split(';');
+    expect(directives).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com");
+    expect(directives).toContain(
+      'frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+    );
+    expect(directives).toContain("connect-src 'self' https://api.stripe.com");
+  });
+
+  let card: PaymentProfile;
+
+  it('saves a card from a PaymentMethod, refuses a brand the portal does not take and a declined card', async () => {
+    const added = await call('POST', '/api/v1/accounts/payment-profiles', { token: 'pm_card_visa' });
+    expect(added.statusCode, added.body).toBe(201);
+    card = added.json() as PaymentProfile;
+    expect(card).toMatchObject({
+      cardType: 'visa',
+      maskedCardNumber: '**** **** **** 4242',
+      defaultPayment: true,
+    });
+    const [row] = await t.database.db
+      .select()
+      .from(schema.paymentProfile)
+      .where(eq(schema.paymentProfile.id, card.id));
+    expect(row).toMatchObject({ provider: 'stripe' });
+    const [organization] = await t.database.db
+      .select()
+      .from(schema.organization)
+      .where(eq(schema.organization.id, organizationId));
+    expect(fake.customerOf(row!.paymentMethodRef)).toBe(organization!.gatewayCustomerRef);
+
+    const customersBefore = fake.customers().length;
+    const jcb = await call('POST', '/api/v1/accounts/payment-profiles', { token: 'pm_card_jcb' });
+    expectApiError(jcb, 422, 'CARD_NOT_SUPPORTED');
+    const declined = await call('POST', '/api/v1/accounts/payment-profiles', {
+      token: 'pm_card_chargeDeclined',
+    });
+    expectApiError(declined, 402, 'CARD_DECLINED');
+    const needs3ds = await call('POST', '/api/v1/accounts/payment-profiles', {
+      token: 'pm_card_authenticationRequired',
+    });
+    expect(expectApiError(needs3ds, 402, 'CARD_AUTHENTICATION_REQUIRED').message).toMatch(/3-D Secure/);
+    // The organisation's customer is kept: no new one per card.
+    expect(fake.customers()).toHaveLength(customersBefore);
+    const listed = await call('GET', '/api/v1/accounts/payment-profiles');
+    expect((listed.json() as PaymentProfile[]).map((profile) => profile.id)).toEqual([card.id]);
+  });
+
+  it('tops up 1000 with the saved card: one PaymentIntent, off-session, for the total, named by the attempt', async () => {
+    const topUp = await call('POST', '/api/v1/accounts/topup', { amount: 1000, paymentProfileId: card.id });
+    expect(topUp.statusCode, topUp.body).toBe(201);
+    const answer = topUp.json() as TopUpResponse;
+    const [attempt] = (await attempts()).slice(-1);
+    expect(attempt).toMatchObject({ status: 'succeeded', cardBrand: 'visa', cardLast4: '4242' });
+    const intents = intentsWithKey(attempt!.idempotencyKey);
+    expect(intents).toMatchObject([
+      { amount: Math.round(answer.total * 100), customer: expect.stringMatching(/^cus_/), offSession: true },
+    ]);
+    expect(attempt!.chargeRef).toBe(intents[0]!.id);
+    expect((await ledger()).some((row) => row.type === 'topup')).toBe(true);
+  });
+
+  it('refuses a top-up with insufficient funds or 3-D Secure and leaves nothing behind', async () => {
+    const before = await ledger();
+    const poor = await call('POST', '/api/v1/accounts/topup', {
+      amount: 50,
+      token: 'pm_card_chargeDeclinedInsufficientFunds',
+    });
+    expectApiError(poor, 402, 'CARD_INSUFFICIENT_FUNDS');
+    const needs3ds = await call('POST', '/api/v1/accounts/topup', {
+      amount: 50,
+      token: 'pm_card_authenticationRequired',
+    });
+    expectApiError(needs3ds, 402, 'CARD_AUTHENTICATION_REQUIRED');
+    expect(await ledger()).toEqual(before);
+    expect((await attempts()).slice(-2).map((attempt) => [attempt.status, attempt.refusal])).toEqual([
+      ['refused', 'insufficient_funds'],
+      ['refused', 'authentication_required'],
+    ]);
+  });
+
+  it('pays an open invoice with a card entered for it', async () => {
+    const invoiceId = await openInvoice(2500);
+    const paid = await call('POST', `/api/v1/transactions/${invoiceId}/pay`, { token: 'pm_card_visa' });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ status: 'paid', paidAmount: 25 });
+    const [attempt] = (await attempts()).slice(-1);
+    expect(intentsWithKey(attempt!.idempotencyKey)).toMatchObject([
+      { amount: 2500, customer: null, description: `Invoice INV-${String(invoiceId).padStart(9, '0')}` },
+    ]);
+  });
+
+  it('reconciles an attempt whose answer was lost by asking again with its key', async () => {
+    const invoiceId = await openInvoice(1800);
+    // The answer and the SDK's retries of it are all lost: Stripe charged, the portal does not know.
+    fake.loseAnswers(3);
+    const lost = await call('POST', `/api/v1/transactions/${invoiceId}/pay`, { paymentProfileId: card.id });
+    expectApiError(lost, 503, 'PAYMENT_NOT_CONFIRMED');
+    const [pending] = (await attempts()).slice(-1);
+    expect(pending!.status).toBe('pending');
+    expect(intentsWithKey(pending!.idempotencyKey)).toMatchObject([{ status: 'succeeded' }]);
+
+    const outcomes = await reconcilePaymentAttempts(
+      { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
+      new Date(Date.now() + 1000),
+    );
+    expect(outcomes).toMatchObject({ succeeded: 1 });
+    const [settled] = (await attempts()).slice(-1);
+    expect(settled).toMatchObject({ id: pending!.id, status: 'succeeded' });
+    expect(intentsWithKey(pending!.idempotencyKey)).toHaveLength(1);
+    const [invoice] = (await ledger()).filter((row) => row.id === invoiceId);
+    expect(invoice!.status).toBe('paid');
+  });
+
+  it('removes a saved card at Stripe too', async () => {
+    const extra = await call('POST', '/api/v1/accounts/payment-profiles', { token: 'pm_card_amex' });
+    const profile = extra.json() as PaymentProfile;
+    const [row] = await t.database.db
+      .select()
+      .from(schema.paymentProfile)
+      .where(eq(schema.paymentProfile.id, profile.id));
+    const removed = await call('DELETE', `/api/v1/accounts/payment-profiles/${profile.id}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(fake.customerOf(row!.paymentMethodRef)).toBeNull();
+  });
+
+  describe("Stripe's webhook", () => {
+    const WEBHOOK = '/api/v1/payments/stripe/webhook';
+    const signer = new Stripe('sk_test_signer');
+
+    function post(payload: string, signature?: string, extraHeaders: Record<string, string> = {}) {
+      return t.app.inject({
+        method: 'POST',
+        url: WEBHOOK,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          ...(signature ? { 'stripe-signature': signature } : {}),
+          ...extraHeaders,
+        },
+        payload,
+      });
+    }
+
+    const sign = (payload: string, secret = WEBHOOK_SECRET, timestamp?: number) =>
+      signer.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+
+    /** A top-up whose answer (and the SDK's retries) is lost: pending, while Stripe has its PaymentIntent. */
+    async function pendingTopUp(token: string) {
+      fake.loseAnswers(3);
+      const lost = await call('POST', '/api/v1/accounts/topup', { amount: 20, token });
+      expectApiError(lost, 503, 'PAYMENT_NOT_CONFIRMED');
+      const [attempt] = (await attempts()).slice(-1);
+      expect(attempt!.status).toBe('pending');
+      const [intent] = intentsWithKey(attempt!.idempotencyKey);
+      return { attempt: attempt!, intent: intent! };
+    }
+
+    const attemptById = async (id: number) => (await attempts()).find((attempt) => attempt.id === id)!;
+
+    it('refuses an event without a valid Stripe-Signature with 400, whoever sends it, settling nothing', async () => {
+      const { attempt, intent } = await pendingTopUp('pm_card_visa');
+      const payload = fake.eventJson('payment_intent.succeeded', intent.id);
+      const refused = [
+        await post(payload),
+        await post(payload, sign(payload, 'whsec_another0123456789')),
+        await post(payload, sign(`${payload} `)),
+        await post(payload, sign(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600)),
+        await post(payload, 't=1,v1=00'),
+        // A signed-in owner's session is no signature.
+        await post(payload, undefined, { cookie, origin: 'http://localhost:3000' }),
+      ];
+      for (const response of refused) {
+        const body = expectApiError(response, 400, 'WEBHOOK_SIGNATURE_INVALID');
+        expect(body.message).toMatch(/Stripe-Signature/);
+      }
+      expect((await attemptById(attempt.id)).status).toBe('pending');
+    });
+
+    it('settles the pending attempt a payment_intent.succeeded names, once however often it comes', async () => {
+      const { attempt, intent } = await pendingTopUp('pm_card_visa');
+      const payload = fake.eventJson('payment_intent.succeeded', intent.id);
+      const delivered = await post(payload, sign(payload));
+      expect(delivered.statusCode, delivered.body).toBe(200);
+      expect(delivered.json()).toEqual({ received: true });
+      expect(await attemptById(attempt.id)).toMatchObject({
+        status: 'succeeded',
+        chargeRef: intent.id,
+        cardBrand: 'visa',
+      });
+      // Stripe delivers again; the portal reconciles too: one top-up, one PaymentIntent.
+      expect((await post(payload, sign(payload))).statusCode).toBe(200);
+      await reconcilePaymentAttempts(
+        { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
+        new Date(Date.now() + 1000),
+      );
+      const topUps = (await ledger()).filter((row) => row.idempotencyKey === attempt.idempotencyKey);
+      expect(topUps.map((row) => row.type)).toEqual(['topup']);
+      expect(intentsWithKey(attempt.idempotencyKey)).toHaveLength(1);
+    });
+
+    it('settles a payment_intent.payment_failed as a refusal, with Stripe’s reason', async () => {
+      const { attempt, intent } = await pendingTopUp('pm_card_chargeDeclinedInsufficientFunds');
+      const before = await ledger();
+      const payload = fake.eventJson('payment_intent.payment_failed', intent.id);
+      expect((await post(payload, sign(payload))).statusCode).toBe(200);
+      expect(await attemptById(attempt.id)).toMatchObject({
+        status: 'refused',
+        refusal: 'insufficient_funds',
+      });
+      expect(await ledger()).toEqual(before);
+    });
+
+    it('acknowledges events it does not act on, and leaves a processing PaymentIntent pending', async () => {
+      const { attempt, intent } = await pendingTopUp('pm_card_visa');
+      fake.setStatus(intent.id, 'processing');
+      for (const type of ['payment_intent.succeeded', 'payment_intent.created', 'charge.refunded']) {
+        const payload = fake.eventJson(type, intent.id);
+        const response = await post(payload, sign(payload));
+        expect(response.statusCode, `${type}: ${response.body}`).toBe(200);
+      }
+      expect((await attemptById(attempt.id)).status).toBe('pending');
+
+      // A PaymentIntent the portal did not make (another integration on the account) is left alone.
+      const foreign = await adapter().charge(charge({ token: 'pm_card_visa' }));
+      const foreignId = foreign.outcome === 'succeeded' ? foreign.chargeRef : '';
+      const payload = fake.eventJson('payment_intent.succeeded', foreignId);
+      expect((await post(payload, sign(payload))).statusCode).toBe(200);
+    });
+
+    it('asks Stripe to send the event again later when Stripe cannot be asked about it', async () => {
+      const { attempt, intent } = await pendingTopUp('pm_card_visa');
+      const payload = fake.eventJson('payment_intent.succeeded', intent.id);
+      // The SDK's own retries get the same failure.
+      fake.failNext(500, 3);
+      expectApiError(await post(payload, sign(payload)), 503, 'PAYMENT_GATEWAY_UNAVAILABLE');
+      expect((await attemptById(attempt.id)).status).toBe('pending');
+      const again = await post(payload, sign(payload));
+      expect(again.statusCode, again.body).toBe(200);
+      expect((await attemptById(attempt.id)).status).toBe('succeeded');
+    });
+
+    it('is in the API reference, signed and without a session', async () => {
+      const document = t.app.swagger() as {
+        paths: Record<string, Record<string, { summary?: string; tags?: string[]; requestBody?: unknown }>>;
+        tags: { name: string }[];
+      };
+      const operation = document.paths[WEBHOOK]?.post;
+      expect(operation?.summary).toMatch(/Stripe-Signature/);
+      expect(operation?.tags).toEqual(['Payments']);
+      expect(document.tags.map((tag) => tag.name)).toContain('Payments');
+      expect(operation?.requestBody).toBeDefined();
     });
   });
 });

@@ -47,6 +47,7 @@ export const ERROR_DEFINITIONS = {
   TRANSACTION_NOT_PAYABLE: { status: 409, message: 'errors.transactionNotPayable' },
   PAYMENT_NOT_CONFIRMED: { status: 503, message: 'errors.paymentNotConfirmed' },
   PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },
+  WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'errors.webhookSignatureInvalid' },
   TOP_UP_NOT_AVAILABLE: { status: 409, message: 'errors.topUpNotAvailable' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 

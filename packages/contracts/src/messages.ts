@@ -122,6 +122,8 @@ export const messages = {
     'Your card asks for an authentication (3-D Secure) that this portal cannot do yet. Please use another card.',
   'errors.transactionNotPayable': 'This transaction is not open for payment.',
   'errors.paymentGatewayUnavailable': 'The payment service is not reachable right now. Please try again later.',
+  'errors.webhookSignatureInvalid':
+    'The Stripe-Signature header is missing, or does not match this body signed with the webhook secret.',
   'errors.topUpNotAvailable': 'Top-ups are for pay-as-you-go accounts; your invoices are paid by card.',
   'errors.paymentNotConfirmed':
     'The payment could not be confirmed yet. It will be confirmed shortly: check your billing page before paying again.',

@@ -40,6 +40,11 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Transactions',
     description: "The organisation's transactions, their invoices and payment summaries.",
   },
+  payments: {
+    name: 'Payments',
+    description:
+      "The card gateway's notifications: Stripe's signed webhook (PAYMENT_PROVIDER=stripe only); no session.",
+  },
   invoices: {
     name: 'Invoices',
     description: 'Invoice PDFs behind the signed links the report endpoint answers; no session needed.',

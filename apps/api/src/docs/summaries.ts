@@ -39,6 +39,9 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/accounts/payment-profiles/{profileId}/default': 'Make a saved card the default',
   'POST /api/v1/accounts/topup':
     'Top up the prepaid balance by card: the amount less free credit, plus tax, is charged',
+  'POST /api/v1/payments/stripe/webhook':
+    "Stripe's events, signed with the webhook secret (Stripe-Signature): a PaymentIntent's success or " +
+    'failure settles the card payment it was made for (PAYMENT_PROVIDER=stripe only)',
 
   'GET /api/v1/applications/': 'Applications the caller may see',
   'POST /api/v1/applications/': 'Create an application in a region',

@@ -3,6 +3,7 @@ import { portalFetch } from '../http/portal-fetch.ts';
 import { cardSandboxKeys } from '../payments/embedded-card-sandbox.ts';
 import type { PaymentGateway } from '../payments/payment-gateway.ts';
 import { SandboxGateway } from '../payments/sandbox-gateway.ts';
+import { StripeGateway } from '../payments/stripe-gateway.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,9 +18,8 @@ export const paymentGatewayPlugin = fp(
     const { config } = app;
     const { payments } = config;
     if (payments.provider === 'stripe') {
-      throw new Error(
-        'PAYMENT_PROVIDER=stripe: this build has no Stripe gateway yet; set PAYMENT_PROVIDER=sandbox (the default).',
-      );
+      app.decorate('paymentGateway', new StripeGateway(payments.stripe));
+      return;
     }
     const sandbox = payments.cardSandbox;
     app.decorate(

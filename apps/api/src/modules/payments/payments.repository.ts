@@ -171,6 +171,22 @@ export async function findAttempt(
  * every organisation's unsettled attempts and settles each within its own organisation.
  */
 
+/**
+ * The attempt a gateway names by its idempotency key (a Stripe webhook's PaymentIntent carries it),
+ * whichever organisation's it is; undefined when no attempt has the key.
+ */
+export async function findAttemptByIdempotencyKey(
+  executor: Executor,
+  idempotencyKey: string,
+): Promise<PaymentAttemptRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(attempts)
+    .where(eq(attempts.idempotencyKey, idempotencyKey))
+    .limit(1);
+  return row;
+}
+
 /** Attempts still pending that were written before `createdBefore`, oldest first. */
 export async function listUnsettledAttempts(executor: Executor, createdBefore: Date) {
   return executor

@@ -338,6 +338,12 @@ export function paymentsService({
     return runAttempt(attempt);
   }
 
+  /** Settles an attempt with an outcome learned after its request, as the reconciliation does. */
+  async function settleLate(attempt: PaymentAttemptRow, outcome: ChargeOutcome) {
+    const { attempt: settled } = await settle(attempt, outcome);
+    return settled.status;
+  }
+
   async function removeProfileRow(organizationId: string, profileId: string) {
     return db.transaction(async (tx) => {
       await lockPaymentProfiles(tx, organizationId);
@@ -541,8 +547,21 @@ export function paymentsService({
         if (error instanceof GatewayUnavailableError) return 'pending';
         throw error;
       }
-      const { attempt: settled } = await settle(attempt, outcome);
-      return settled.status;
+      return settleLate(attempt, outcome);
+    },
+
+    /**
+     * Settles a pending attempt with the outcome the gateway reported by itself (a signed Stripe
+     * webhook, its PaymentIntent read back from Stripe), through the same settlement as the live
+     * request and the reconciliation: whichever comes first settles, the others find it settled.
+     * Added for the Stripe webhook; it asks the gateway nothing, so a key Stripe has forgotten
+     * (24 hours) cannot make a second charge here.
+     */
+    async settleReported(
+      attempt: PaymentAttemptRow,
+      outcome: ChargeOutcome,
+    ): Promise<PaymentAttemptRow['status']> {
+      return settleLate(attempt, outcome);
     },
   };
 }

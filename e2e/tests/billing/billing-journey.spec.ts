@@ -3,20 +3,21 @@ import { PLAN_PRICES_MICRO_USD } from '@portal/contracts';
 import { inflateStreams, pdfText } from '../../../apps/api/test/pdf-text.ts';
 import { Applications, sdkPing } from '../../support/applications.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
-import { billingCycleOf, clockedTest, startOfMonth } from '../../support/billing-journey.ts';
+import {
+  applicationsInUse,
+  billMonthLeftDue,
+  billingCycleOf,
+  clockedTest,
+  shownDate,
+  startOfMonth,
+} from '../../support/billing-journey.ts';
 import { transactionRow, transactionsTable } from '../../support/billing.ts';
 import { expect, test } from '../../support/fixtures.ts';
 import { Operator, sharedPortal } from '../../support/operator.ts';
-import { linkIn, waitForMail } from '../../support/mail-store.ts';
+import { linkIn } from '../../support/mail-store.ts';
 import { loginRedirectUrl, mainNavigation, submitSignIn } from '../../support/ui.ts';
 
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
-
-/** A date as the portal shows it ('dd MMM yyyy'), for the UTC the browser runs in. */
-function shownDate(at: Date): string {
-  const month = new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: 'UTC' }).format(at);
-  return `${String(at.getUTCDate()).padStart(2, '0')} ${month} ${at.getUTCFullYear()}`;
-}
 
 /** The figure beside a label: an amount of the payment summary, a value on the subscription page. */
 const valueBeside = (page: Page, label: string) =>
@@ -50,22 +51,18 @@ clockedTest(
       productName: string;
     };
     const apps = new Applications(page.request, clockedPortal.baseURL);
+    const endUsers = ['alice', 'bob', 'carol'];
     const app = await clockedTest.step(
-      'the owner creates an app on the Max plan, and it is provisioned',
+      'the owner creates an app on the Max plan, and once it is provisioned the sample SDK client connects three users of it',
       async () => {
-        const created = await apps.create({ name: 'Nebula Live', plan: 'max', region: 'EU' });
-        await apps.waitUntilAllActive(1);
-        return apps.get(created.applicationId);
+        const [inUse] = await applicationsInUse(apps, clockedPortal.baseURL, [
+          { fields: { name: 'Nebula Live', plan: 'max', region: 'EU' }, endUsers },
+        ]);
+        // The same user again is still one monthly active user.
+        await sdkPing(clockedPortal.baseURL, 'eu', inUse!.apiKey, 'alice');
+        return inUse!.app;
       },
     );
-    const endUsers = ['alice', 'bob', 'carol'];
-
-    await clockedTest.step('the sample SDK client connects three users of the app', async () => {
-      const apiKey = await apps.regionalApiKey(app);
-      for (const endUser of endUsers) await sdkPing(clockedPortal.baseURL, 'eu', apiKey, endUser);
-      // The same user again is still one monthly active user.
-      await sdkPing(clockedPortal.baseURL, 'eu', apiKey, 'alice');
-    });
 
     await clockedTest.step(
       "the operator imports this month's usage, and the subscription page shows it",
@@ -101,22 +98,16 @@ clockedTest(
         await expect(operator.runBilling(billingCycleOf(nextMonthAt), owner.email)).rejects.toThrow(
           'has not ended yet',
         );
-        expect(await operator.importUsage(cycle)).toEqual({ month: cycle, recorded: 1 });
-        const run = await operator.runBilling(cycle, owner.email);
-        expect(run.failed).toEqual([]);
-        expect(run.billed).toHaveLength(1);
-        const [invoice] = run.billed;
-        expect(invoice).toMatchObject({ status: 'open', charge, paid: balance });
+        const { invoice, notice } = await billMonthLeftDue(operator, owner, {
+          cycle,
+          applications: 1,
+          charge,
+          paid: balance,
+        });
         // The trial covers part of the month, the balance part of the rest; the remainder stays due.
-        expect(invoice!.credit).toBeGreaterThan(0);
-        expect(invoice!.due).toBeGreaterThan(0);
-        expect(invoice!.credit + invoice!.paid + invoice!.due).toBeCloseTo(charge, 2);
-        expect(run.becameInactive).toEqual([invoice!.organizationId]);
-        const mail = await waitForMail(owner.email, /account is inactive$/);
-        expect(mail.text).toContain(
-          `USD ${invoice!.due.toFixed(2)} of invoice INV-${invoice!.transactionId} is due`,
-        );
-        return { billed: invoice!, notice: mail };
+        expect(invoice.credit).toBeGreaterThan(0);
+        expect(invoice.credit + invoice.paid + invoice.due).toBeCloseTo(charge, 2);
+        return { billed: invoice, notice };
       },
     );
     const { transactionId } = billed;

@@ -1,4 +1,4 @@
-import { type Locator, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import type {
   AddPaymentProfileResponse,
   PaymentGatewayConfiguration,
@@ -32,6 +32,22 @@ export async function fillCard(
   await scope.getByLabel('CVC').fill(cvc);
   await scope.getByLabel('First name on card').fill(firstName);
   await scope.getByLabel('Last name on card').fill(lastName);
+}
+
+/**
+ * On /manage-payment of an inactive account: adds a card, which pays what is due and makes the account
+ * active, and closes the reactivation dialog once it has said the applications are back within 24 hours.
+ */
+export async function addCardToInactiveAccount(page: Page, number: string) {
+  await page.getByRole('button', { name: 'Add card' }).click();
+  const adding = page.getByRole('dialog', { name: 'Add a card' });
+  await fillCard(adding, number);
+  await adding.getByRole('button', { name: 'Save card' }).click();
+  const reactivated = page.getByRole('dialog', { name: 'Your account is being reactivated' });
+  await expect(reactivated).toContainText('What your account owed has been paid with the new card');
+  await expect(reactivated).toContainText('Your applications will be back within 24 hours.');
+  await reactivated.getByRole('button', { name: 'Got it' }).click();
+  await expect(reactivated).toBeHidden();
 }
 
 /** The order summary's line with its label, read as the figure beside it. */

@@ -6,6 +6,7 @@ import { Operator, sharedPortal } from '../../support/operator.ts';
 import {
   NOT_SUPPORTED_WORDING,
   TEST_CARDS,
+  addCardToInactiveAccount,
   fillCard,
   payButton,
   savedCard,
@@ -124,13 +125,7 @@ test('an inactive account: a card added pays what is due and the reactivation di
   await page.goto('/manage-payment');
   await expect(page.getByLabel('Billing address')).toBeDisabled();
 
-  await page.getByRole('button', { name: 'Add card' }).click();
-  const adding = page.getByRole('dialog', { name: 'Add a card' });
-  await fillCard(adding, TEST_CARDS.succeeds);
-  await adding.getByRole('button', { name: 'Save card' }).click();
-  const reactivated = page.getByRole('dialog', { name: 'Your account is being reactivated' });
-  await expect(reactivated).toContainText('Your applications will be back within 24 hours.');
-  await reactivated.getByRole('button', { name: 'Got it' }).click();
+  await addCardToInactiveAccount(page, TEST_CARDS.succeeds);
   // The account is active again: its billing details can be changed.
   await expect(page.getByLabel('Billing address')).toBeEnabled();
   await expect(page.getByText('Your account is inactive.', { exact: false })).toHaveCount(0);

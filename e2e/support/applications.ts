@@ -26,7 +26,28 @@ export async function sdkPing(
   apiKey: string,
   user: string,
 ): Promise<string> {
-  const { stdout } = await run(
+  const { stdout } = await runSdkPing(baseURL, region, apiKey, user);
+  expect(stdout).toContain(`as ${user}: session`);
+  return stdout;
+}
+
+/** The sample SDK client's ping when the region refuses the session: answers why, as the client printed it. */
+export async function sdkPingRefused(
+  baseURL: string,
+  region: string,
+  apiKey: string,
+  user: string,
+): Promise<string> {
+  return runSdkPing(baseURL, region, apiKey, user).then(
+    ({ stdout }) => {
+      throw new Error(`the region opened an SDK session as ${user}: ${stdout}`);
+    },
+    (error: unknown) => (error as { stderr?: string }).stderr?.trim() ?? String(error),
+  );
+}
+
+function runSdkPing(baseURL: string, region: string, apiKey: string, user: string) {
+  return run(
     'npm',
     [
       'run',
@@ -44,8 +65,6 @@ export async function sdkPing(
     ],
     { cwd: REPO_ROOT, timeout: 60_000 },
   );
-  expect(stdout).toContain(`as ${user}: session`);
-  return stdout;
 }
 
 /**

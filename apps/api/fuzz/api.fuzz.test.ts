@@ -1,9 +1,10 @@
 import { PORTAL_SSO_IDENTIFIER, type Application } from '@portal/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { regionAdminToken } from '../src/regions/embedded-regions.ts';
 import { BILLING_UPDATE } from '../test/access-outcomes.ts';
+import { GoogleStandIn } from '../test/google-stand-in.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
@@ -46,7 +47,11 @@ const WRONG_BEARERS = [
 type Caller = 'anonymous' | 'super-admin';
 type CaseKind = 'valid' | 'body' | 'raw body' | 'content type' | 'query' | 'path id';
 
-const t = useTestApp();
+// Google sign-in is configured (its endpoints are fuzzed too); the portal reads the stand-in's
+// discovery when it starts.
+const google = await GoogleStandIn.start();
+afterAll(() => google.stop());
+const t = useTestApp(google.portalEnv);
 /** Ids that exist, by path parameter name, so only the parameter under test is wrong. */
 const known: Record<string, string> = { portal: PORTAL_SSO_IDENTIFIER };
 /** Values by field name that a schema alone cannot produce: existing ids, codes a pattern describes. */

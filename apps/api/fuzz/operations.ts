@@ -8,7 +8,7 @@ import {
   UsageQuerySchema,
 } from '@portal/contracts';
 import { z } from 'zod';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import type { JsonSchema } from './bad-inputs.ts';
 
 /** What a caller with credentials sends: the portal session, or a route's own kind of credential. */
@@ -95,21 +95,34 @@ const IDENTITY_BODIES: Record<string, JsonSchema> = {
     revokeOtherSessions: { type: 'boolean' },
   }),
   '/sign-in/email-otp': object({ email, otp: text }),
+  '/sign-in/social': object({
+    provider: { enum: ['google'] },
+    callbackURL: text,
+    errorCallbackURL: text,
+    newUserCallbackURL: text,
+  }),
 };
+
+/** The query Google's redirect brings back to the callback. */
+const CALLBACK_QUERY: Operation['query'] = ['code', 'state', 'error', 'error_description', 'iss'].map(
+  (name) => ({ name, schema: text }),
+);
 
 /** better-auth endpoints the portal keeps closed: they must answer a clean 404, whatever the body. */
 const CLOSED_IDENTITY_PATHS = ['/update-user', '/change-password', '/sign-in/email-otp'];
 
-function identityOperations(): Operation[] {
+/** The identity endpoints; Google's only when the portal under test has Google sign-in configured. */
+function identityOperations(google: boolean): Operation[] {
+  const enabled = google ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS } : ENABLED_AUTH_ENDPOINTS;
   const endpoints = [
-    ...Object.entries(ENABLED_AUTH_ENDPOINTS).map(([path, { method }]) => ({ path, method })),
+    ...Object.entries(enabled).map(([path, { method }]) => ({ path, method })),
     ...CLOSED_IDENTITY_PATHS.map((path) => ({ path, method: 'POST' })),
   ];
   return endpoints.map(({ path, method }) => ({
     method,
     path: `/api/auth${path}`,
     pathParams: [],
-    query: [],
+    query: path === '/callback/google' ? CALLBACK_QUERY : [],
     body: method === 'POST' ? (IDENTITY_BODIES[path] ?? object({ email })) : undefined,
     credential: 'session',
     anonymousOnly: path === '/sign-out',
@@ -196,5 +209,6 @@ export function operations(document: OpenApiDocument): Operation[] {
     ...operation,
     pathParams: [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
   }));
-  return [...fromDocument(document), ...identityOperations(), ...region];
+  const google = Object.keys(document.paths).includes(`${IDENTITY_PREFIX}callback/google`);
+  return [...fromDocument(document), ...identityOperations(google), ...region];
 }

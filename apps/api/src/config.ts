@@ -8,6 +8,9 @@ const optionalUrl = z
   .transform((v) => (v?.trim() ? v.trim() : undefined))
   .pipe(z.url().optional());
 
+/** Google's OpenID issuer: sign-in discovers its endpoints from here unless GOOGLE_ISSUER names another. */
+export const GOOGLE_ISSUER = 'https://accounts.google.com';
+
 /** Where the portal hosts the sandbox payment gateway when CARD_SANDBOX_URL names none. */
 export const EMBEDDED_CARD_SANDBOX_PATH = '/card-sandbox';
 
@@ -39,6 +42,8 @@ const ConfigSchema = z
     MAIL_FROM: z.string().min(3).default('Developer Portal <no-reply@portal.localhost>'),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
+    // The OpenID issuer Google sign-in discovers its endpoints from (a local provider in tests).
+    GOOGLE_ISSUER: optionalUrl,
     PRODUCT_NAME: z.string().min(1).default('Social'),
     // The seller's postal address printed under the product name on invoices, lines separated by `|`.
     SELLER_ADDRESS: z.string().default(''),
@@ -106,6 +111,13 @@ const ConfigSchema = z
         message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
       });
     }
+    if (env.GOOGLE_ISSUER && !isSecureIssuer(env.GOOGLE_ISSUER)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GOOGLE_ISSUER'],
+        message: 'must be an https address (http only on a loopback host), without a query or fragment',
+      });
+    }
     if (env.PAYMENT_PROVIDER === 'sandbox' && env.CARD_SANDBOX_URL) {
       for (const key of ['CARD_SANDBOX_SECRET_KEY', 'CARD_SANDBOX_PUBLISHABLE_KEY'] as const) {
         if (!env[key])
@@ -131,6 +143,15 @@ const ConfigSchema = z
         });
     }
   });
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** GOOGLE_ISSUER without a trailing slash; Google's own by default. */
+  issuer: string;
+  /** Where the endpoints and signing keys are read from, once at start. */
+  discoveryUrl: string;
+}
 
 export interface CardSandboxConfig {
   /** The sandbox's API base, without a trailing slash: CARD_SANDBOX_URL or the portal's own /card-sandbox. */
@@ -167,7 +188,7 @@ export interface Config {
   authSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  google: { clientId: string; clientSecret: string } | undefined;
+  google: GoogleConfig | undefined;
   productName: string;
   /** The seller's address on invoices, one entry a line; empty when unset. */
   sellerAddressLines: string[];
@@ -214,6 +235,15 @@ function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
 }
 
+/** An OpenID issuer is an https URL without query or fragment; plain http only for a provider on this machine. */
+function isSecureIssuer(value: string): boolean {
+  // Not a URL at all is reported by the field's own check.
+  if (!URL.canParse(value)) return true;
+  const url = new URL(value);
+  if (url.search || url.hash) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname.replace(/^\[|\]$/g, '')));
+}
+
 function parseTrustProxy(value: string): boolean | string {
   return value === 'true' || value === 'false' ? value === 'true' : value;
 }
@@ -240,10 +270,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    google:
-      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
-        : undefined,
+    google: googleConfig(e),
     productName: e.PRODUCT_NAME,
     sellerAddressLines: e.SELLER_ADDRESS.split('|')
       .map((line) => line.trim())
@@ -281,6 +308,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisioningSweepSeconds: e.PROVISIONING_SWEEP_SECONDS,
     billingScheduleSeconds: e.BILLING_SCHEDULE_SECONDS,
     payments: paymentsConfig(e, publicUrl),
+  };
+}
+
+function googleConfig(e: z.infer<typeof ConfigSchema>): GoogleConfig | undefined {
+  if (!e.GOOGLE_CLIENT_ID || !e.GOOGLE_CLIENT_SECRET) return undefined;
+  const issuer = (e.GOOGLE_ISSUER ?? GOOGLE_ISSUER).replace(/\/+$/, '');
+  return {
+    clientId: e.GOOGLE_CLIENT_ID,
+    clientSecret: e.GOOGLE_CLIENT_SECRET,
+    issuer,
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
   };
 }
 

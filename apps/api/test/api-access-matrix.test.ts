@@ -1,13 +1,14 @@
 import type { Application } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
+import { GoogleStandIn } from './google-stand-in.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
@@ -27,7 +28,11 @@ import {
  * tenancy rules give. The expected answers are written here from those rules, not read from the
  * code under test; a route in the document without a row here fails the first test.
  */
-const t = useTestApp();
+// Google sign-in is configured, so its endpoints are in the document too; the portal reads the
+// stand-in's discovery when it starts.
+const google = await GoogleStandIn.start();
+afterAll(() => google.stop());
+const t = useTestApp(google.portalEnv);
 
 const CALLERS = [
   'anonymous',
@@ -565,6 +570,20 @@ const IDENTITY_ROWS: Record<string, Row> = {
   },
   'GET /token': { expected: signedIn(OK), prepare: call('GET', '/api/auth/token') },
   'GET /jwks': { expected: everyone(OK), prepare: call('GET', '/api/auth/jwks') },
+  // Google sign-in: anyone may start it (a signed-in caller too); the callback without a state the
+  // portal issued sends every caller to the error page (google-sign-in.test.ts drives the flow).
+  'POST /sign-in/social': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/auth/sign-in/social', {
+      provider: 'google',
+      callbackURL: '/',
+      errorCallbackURL: '/',
+    }),
+  },
+  'GET /callback/google': {
+    expected: everyone({ status: 302 }),
+    prepare: call('GET', '/api/auth/callback/google?code=x'),
+  },
 };
 
 /** The API reference for people and its document: public, and not routes of the document itself. */
@@ -608,7 +627,9 @@ describe('the whole API × every kind of caller', () => {
     expect(missing, 'routes without an expected row').toEqual([]);
     const stale = Object.keys(ROWS).filter((route) => !routes.includes(route));
     expect(stale, 'rows for routes that no longer exist').toEqual([]);
-    const enabled = Object.entries(ENABLED_AUTH_ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path}`);
+    const enabled = Object.entries({ ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS }).map(
+      ([path, endpoint]) => `${endpoint.method} ${path}`,
+    );
     expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(enabled.sort());
   });
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import { API_DOCS_PATH, OPENAPI_DOCUMENT_PATH, documentPath } from '../src/docs/api-reference.ts';
 import { GOOGLE_IDENTITY_ENDPOINTS, IDENTITY_ENDPOINTS } from '../src/docs/identity-endpoints.ts';
+import { GoogleStandIn } from './google-stand-in.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
@@ -51,11 +52,10 @@ fs.writeFileSync(path.join(webDist, 'assets/app.js'), 'export {};');
 afterAll(() => fs.rmSync(webDist, { recursive: true, force: true }));
 
 const t = useTestApp({ WEB_DIST_DIR: webDist });
-const withGoogle = useTestApp({
-  WEB_DIST_DIR: webDist,
-  GOOGLE_CLIENT_ID: 'docs-client',
-  GOOGLE_CLIENT_SECRET: 'docs-secret',
-});
+// The portal discovers Google's endpoints when it starts: a local provider stands in for Google.
+const google = await GoogleStandIn.start();
+afterAll(() => google.stop());
+const withGoogle = useTestApp({ WEB_DIST_DIR: webDist, ...google.portalEnv });
 
 interface Operation {
   summary?: string;

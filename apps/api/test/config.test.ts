@@ -21,6 +21,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['RATE_LIMIT_MAX_PER_IP', { RATE_LIMIT_MAX_PER_IP: '0' }],
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'id' }],
+    ['GOOGLE_ISSUER', { GOOGLE_ISSUER: 'accounts.example.com' }],
+    ['GOOGLE_ISSUER', { GOOGLE_ISSUER: 'http://accounts.example.com' }],
+    ['GOOGLE_ISSUER', { GOOGLE_ISSUER: 'https://accounts.example.com?tenant=1' }],
     ['REGION_EU_URL', { REGION_EU_URL: 'eu.example.com' }],
     ['REGION_ADMIN_TOKEN', { REGION_ADMIN_TOKEN: 'short' }],
     ['REGION_PROVISIONING_POLL_MS', { REGION_PROVISIONING_POLL_MS: '-1' }],
@@ -73,6 +76,26 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', publicUrl: 'http://localhost:3000', databaseUrl: undefined });
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it("signs in with Google only when both client values are set, through Google's issuer unless GOOGLE_ISSUER names another", () => {
+    expect(loadConfig({}).google).toBeUndefined();
+    expect(loadConfig({ GOOGLE_ISSUER: 'https://id.example.com' }).google).toBeUndefined();
+    const client = { GOOGLE_CLIENT_ID: 'client', GOOGLE_CLIENT_SECRET: 'secret' };
+    expect(loadConfig(client).google).toEqual({
+      clientId: 'client',
+      clientSecret: 'secret',
+      issuer: 'https://accounts.google.com',
+      discoveryUrl: 'https://accounts.google.com/.well-known/openid-configuration',
+    });
+    expect(loadConfig({ ...client, GOOGLE_ISSUER: 'https://id.example.com/tenant/' }).google).toMatchObject({
+      issuer: 'https://id.example.com/tenant',
+      discoveryUrl: 'https://id.example.com/tenant/.well-known/openid-configuration',
+    });
+    // Plain http only for a provider on this machine (the tests' stand-in).
+    for (const issuer of ['http://127.0.0.1:4444', 'http://localhost:4444']) {
+      expect(loadConfig({ ...client, GOOGLE_ISSUER: issuer }).google?.issuer).toBe(issuer);
+    }
   });
 
   it('trusts no proxy unless told which', () => {

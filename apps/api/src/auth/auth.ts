@@ -1,6 +1,7 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
+  isFreeMailAddress,
   PasswordResetRequestSchema,
   ResendVerificationRequestSchema,
   SignUpRequestSchema,
@@ -11,11 +12,12 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { emailOTP } from 'better-auth/plugins/email-otp';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { jwt } from 'better-auth/plugins/jwt';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
+import type { Config, GoogleConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -40,6 +42,43 @@ export function verifyPassword(hash: string, password: string): Promise<boolean>
 
 /** better-auth's provider id for email-and-password accounts. */
 export const CREDENTIAL_PROVIDER_ID = 'credential';
+
+/** better-auth's provider id for Google sign-in; its callback is /api/auth/callback/google. */
+export const GOOGLE_PROVIDER_ID = 'google';
+
+/** The refusal of a new Google user with a free-mail address; the error_description carries the code (§2). */
+export const CORPORATE_EMAIL_REFUSAL = {
+  error: 'CORPORATE_EMAIL_REQUIRED',
+  errorDescription: `CORPORATE_EMAIL_REQUIRED: ${messageText('signupForm.email.validation.corporate.lambda.error')}`,
+} as const;
+
+/** A new Google user whose address Google has not verified is not created (it could be anyone's). */
+export const UNVERIFIED_EMAIL_REFUSAL = {
+  error: 'EMAIL_NOT_VERIFIED',
+  errorDescription:
+    'Google has not verified this email address. Verify it with Google, or sign up with your email.',
+} as const;
+
+/**
+ * Google sign-in as an OpenID client: endpoints and signing keys are discovered from the issuer
+ * (Google's, or a local provider in tests) when the portal starts, and ID tokens are verified.
+ */
+function googleSignIn(google: GoogleConfig) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: GOOGLE_PROVIDER_ID,
+        name: 'Google',
+        discoveryUrl: google.discoveryUrl,
+        requireIdTokenVerification: true,
+        clientId: google.clientId,
+        clientSecret: google.clientSecret,
+        scopes: ['openid', 'email', 'profile'],
+        prompt: 'select_account',
+      },
+    ],
+  });
+}
 
 /** The rules of the forms behind these endpoints, held on the server exactly as in the forms. */
 const FORM_SCHEMAS: Record<string, z.ZodType> = {
@@ -132,9 +171,20 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         });
       },
     },
-    socialProviders: config.google
-      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
-      : {},
+    // A Google sign-in whose address matches an existing user links to that user only when Google
+    // and the portal have both verified the address (better-auth's defaults; decision 021).
+    account: { accountLinking: { enabled: true, requireLocalEmailVerified: true } },
+    // Failures without a page of their own (a callback without state) land on the web's /error.
+    onAPIError: { errorURL: `${config.publicUrl}/error` },
+    user: {
+      // Users made by Google sign-in only: the form schemas above check email sign-up, and invited
+      // users are created with their membership, not here.
+      validateUserInfo: ({ user, source }) => {
+        if (source.action !== 'create-user' || source.oauth?.providerId !== GOOGLE_PROVIDER_ID) return;
+        if (typeof user.email !== 'string' || isFreeMailAddress(user.email)) return CORPORATE_EMAIL_REFUSAL;
+        if (user.emailVerified !== true) return UNVERIFIED_EMAIL_REFUSAL;
+      },
+    },
     databaseHooks: {
       session: {
         create: {
@@ -183,6 +233,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
           }
         },
       }),
+      ...(config.google ? [googleSignIn(config.google)] : []),
       jwt({
         disableSettingJwtHeader: true,
         jwt: {

@@ -168,7 +168,9 @@ export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     summary: 'Start Google sign-in',
     description:
       "Answers Google's sign-in address for the browser to open; Google sends the browser back to " +
-      '/api/auth/callback/google. The callback addresses must be on the portal (paths such as `/`).',
+      '/api/auth/callback/google. The callback addresses must be on the portal (paths such as `/`). A ' +
+      'first sign-in creates the user, only with a corporate address that Google has verified; an address ' +
+      'that already has a verified account is linked to it.',
     body: z.object({
       provider: z.literal('google'),
       callbackURL: z.string().optional().describe('Where the browser lands once signed in.'),
@@ -197,8 +199,11 @@ export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     success: {
       status: 302,
       description:
-        'Redirects the browser to the address named when sign-in started ' +
-        '(the error address, with `error`, when it failed).',
+        'Redirects the browser to the address named when sign-in started (the error address, with ' +
+        '`error` and `error_description`, when it failed: a new user with a free-mail address gets ' +
+        '`error=CORPORATE_EMAIL_REQUIRED` and an `error_description` that contains it; one whose address ' +
+        'Google has not verified `EMAIL_NOT_VERIFIED`; an address whose account is not verified yet ' +
+        '`account_not_linked`). A callback without a state the portal issued goes to `/error`.',
     },
   },
 };

@@ -85,12 +85,25 @@ export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
   '/jwks': { method: 'GET', use: 'the public keys regions verify access tokens with' },
 };
 
-/** Added only when Google sign-in is configured. */
-const GOOGLE_ENDPOINTS: Record<string, EnabledEndpoint> = {
+/**
+ * Added only when Google sign-in is configured. Google is an OpenID client of better-auth's
+ * generic-oauth plugin, which has no endpoints of its own: it signs in through these two.
+ */
+export const GOOGLE_ENDPOINTS: Record<string, EnabledEndpoint> = {
   '/sign-in/social': {
     method: 'POST',
-    use: 'start Google sign-in',
-    guard: ({ request, reply, limits }) => limits.perIp(request, reply, 'sign-in-social'),
+    use: 'start Google sign-in (the redirect flow only)',
+    guard: ({ request, reply, limits }) => {
+      limits.perIp(request, reply, 'sign-in-social');
+      // better-auth would also sign in with a Google ID token posted here; the portal signs in only
+      // through Google's redirect, whose state, PKCE and nonce tie the token to this browser.
+      const body = request.body as { idToken?: unknown } | null | undefined;
+      if (body && typeof body === 'object' && body.idToken !== undefined)
+        throw new AppError('VALIDATION_ERROR', {
+          message: 'Sign-in with an ID token is not offered.',
+          field: 'idToken',
+        });
+    },
   },
   '/callback/google': { method: 'GET', use: "Google's redirect back to the portal" },
 };

@@ -629,3 +629,18 @@ describe("writes named with another organisation's id change nothing", () => {
     expect(invoice).toMatchObject({ status: 'open', paymentAmountCents: 0 });
   });
 });
+
+describe('a card added to an account an operator set inactive, owing nothing', () => {
+  it('reactivates the account at once', async () => {
+    const owner = await newOwner('inactive-owing-nothing');
+    await t.database.db
+      .update(schema.organization)
+      .set({ accountStatus: 'inactive' })
+      .where(eq(schema.organization.id, owner.organizationId));
+    const added = await addCard(owner, CARDS.visa);
+    expect(added.statusCode, added.body).toBe(201);
+    expect((added.json() as AddPaymentProfileResponse).accountReactivated).toBe(true);
+    expect((await organizationRow(t.database.db, owner.organizationId)).accountStatus).toBe('active');
+    expect(await attemptsOf(owner.organizationId)).toEqual([]);
+  });
+});

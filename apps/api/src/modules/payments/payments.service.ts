@@ -344,6 +344,16 @@ export function paymentsService({
     return settled.status;
   }
 
+  /** Sets an inactive account that owes nothing active, its applications back through the job. */
+  async function reactivateOwingNothing(organizationId: string): Promise<boolean> {
+    const reactivated = await db.transaction(async (tx) => {
+      await lockBalance(tx, organizationId);
+      return reactivateWhenNothingDue(tx, organizationId);
+    });
+    if (reactivated) await reactivateApplicationsSoon(jobQueue, organizationId);
+    return reactivated;
+  }
+
   async function removeProfileRow(organizationId: string, profileId: string) {
     return db.transaction(async (tx) => {
       await lockPaymentProfiles(tx, organizationId);
@@ -434,6 +444,8 @@ export function paymentsService({
           }
           throw error;
         }
+        // An account inactive with nothing to pay (an operator set it so) comes back with the card too.
+        if (!accountReactivated) accountReactivated = await reactivateOwingNothing(organization.id);
       }
       return { ...toPaymentProfile(profile), accountReactivated };
     },

@@ -47,7 +47,7 @@ export function LoginPage() {
   return (
     <CenteredFrame title={t('login.title')}>
       {alert && <StatusAlert kind={alert.kind} message={alert.message} />}
-      <CorporateEmailRefusal withSignUpLink />
+      <CorporateEmailRefusal />
       <GoogleSignInButton startedOn="login" />
       <form onSubmit={onSubmit} noValidate>
         <Stack>

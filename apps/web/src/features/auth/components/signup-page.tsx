@@ -48,7 +48,7 @@ export function SignupPage() {
 
   return (
     <CenteredFrame title={t('signup.title')}>
-      <CorporateEmailRefusal withSignUpLink={false} />
+      <CorporateEmailRefusal />
       <GoogleSignInButton startedOn="signup" />
       <form onSubmit={onSubmit} noValidate>
         <Stack>

@@ -62,8 +62,6 @@ export const enPayments = {
   'payment.card.sandbox':
     'Test mode: no real card is charged. Use 4242 4242 4242 4242 with any future expiry and any CVC.',
   'payment.gateway.loadError': 'The card form could not be loaded.',
-  'payment.gateway.stripeUnavailable':
-    'Entering a new card is not available yet on this portal. Pay with a saved card, or contact support.',
 
   'managePayment.inactive':
     'Your account is inactive. Add a card: what is due is paid with it and your account is reactivated.',

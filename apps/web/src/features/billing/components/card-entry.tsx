@@ -1,6 +1,4 @@
-import { Alert } from '@mantine/core';
 import type { PaymentGatewayConfiguration, PaymentProvider } from '@portal/contracts';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useRef, useState, type ComponentType, type Ref } from 'react';
 import { Loading } from '../../../components/page-loader';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../../../lib/chunk-reload';
@@ -34,13 +32,19 @@ const SandboxCardForm = lazy(
   ),
 );
 
-/**
- * The card form of each provider (PaymentGatewayConfiguration.provider). Stripe's (Stripe Elements
- * from Stripe's CDN, loaded in this mode only) is not built yet: the page says so.
- */
-const CARD_FORMS: Readonly<Record<PaymentProvider, ComponentType<CardFormProps> | null>> = {
+/** Stripe's card form (Stripe Elements from Stripe's CDN), in a chunk of its own, for Stripe mode only. */
+const StripeCardForm = lazy(
+  reloadOnceOnChunkFailure(
+    () => import('./stripe-card-form').then((module) => ({ default: module.StripeCardForm })),
+    'stripe-card-form',
+    browserChunkReloads(),
+  ),
+);
+
+/** The card form of each provider (PaymentGatewayConfiguration.provider). */
+const CARD_FORMS: Readonly<Record<PaymentProvider, ComponentType<CardFormProps>>> = {
   sandbox: SandboxCardForm,
-  stripe: null,
+  stripe: StripeCardForm,
 };
 
 /**
@@ -64,12 +68,6 @@ export function CardEntry({ ref, disabled }: { ref: Ref<CardFormHandle>; disable
   if (gateway.isPending) return <Loading />;
   if (gateway.isError) return <LoadError title={t('payment.gateway.loadError')} error={gateway.error} />;
   const CardForm = CARD_FORMS[gateway.data.provider];
-  if (!CardForm)
-    return (
-      <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} role="status">
-        {t('payment.gateway.stripeUnavailable')}
-      </Alert>
-    );
   return (
     <Suspense fallback={<Loading />}>
       <CardForm configuration={gateway.data} disabled={disabled} ref={ref} />

@@ -42,7 +42,7 @@ export interface TestApp {
 }
 
 /** Builds the portal on a fresh database; `close` ends both. */
-async function buildTestApp(env: Record<string, string>): Promise<TestApp & { close(): Promise<void> }> {
+export async function buildTestApp(env: Record<string, string>): Promise<TestApp & { close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const config = testConfig(dataDir, env);
   const database = await openFreshDatabase();

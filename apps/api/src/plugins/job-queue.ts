@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.ts';
@@ -79,14 +80,24 @@ export const jobQueuePlugin = fp(
     boss.on('error', (error) => app.log.error({ err: error }, 'job queue error'));
     const modules: JobWorkers[] = [];
     const workerIds = new Map<string, string[]>();
+    /** Handlers under way, so the database closes only after they (and pg-boss's record of them) end. */
+    const running = new Set<Promise<unknown>>();
 
     app.decorate('jobQueue', {
       boss,
       addWorkers(workers) {
         modules.push(workers);
       },
-      async work(queue, options, handler) {
-        const workerId = await boss.work(queue, options, handler);
+      async work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>) {
+        const workerId = await boss.work<T>(queue, options, (jobs) => {
+          const run = handler(jobs);
+          running.add(run);
+          run.then(
+            () => running.delete(run),
+            () => running.delete(run),
+          );
+          return run;
+        });
         workerIds.set(queue, [...(workerIds.get(queue) ?? []), workerId]);
       },
       async send(queue, data, options) {
@@ -103,6 +114,11 @@ export const jobQueuePlugin = fp(
       for (const workers of modules) workers.stop?.();
       const timeout = Math.max(0, ...modules.map((workers) => workers.finishWithinMs));
       await boss.stop({ graceful: true, wait: true, timeout });
+      // A handler slower than that is still running: it is waited for (a job cut off here is retried
+      // after its expiry anyway), then pg-boss's record of its end gets a turn before the database
+      // closes; otherwise that write hits a closed pool.
+      await Promise.race([Promise.allSettled([...running]), setTimeout(timeout)]);
+      await setImmediate();
     });
   },
   { name: 'job-queue', dependencies: ['database'] },

@@ -24,8 +24,8 @@ export function jobIdOf(...parts: string[]): string {
 export interface JobWorkers {
   /** Runs once pg-boss has started, when the server is ready: creates the module's queues and works them. */
   start(): Promise<void>;
-  /** Runs when the server closes, before pg-boss stops. */
-  stop?(): void;
+  /** Runs when the server closes, before pg-boss stops; closing waits for what it answers. */
+  stop?(): void | Promise<void>;
   /** How long closing waits for the module's running jobs; jobs not yet started wait for the next start. */
   finishWithinMs: number;
 }
@@ -111,7 +111,7 @@ export const jobQueuePlugin = fp(
       for (const workers of modules) await workers.start();
     });
     app.addHook('onClose', async () => {
-      for (const workers of modules) workers.stop?.();
+      for (const workers of modules) await workers.stop?.();
       const timeout = Math.max(0, ...modules.map((workers) => workers.finishWithinMs));
       await boss.stop({ graceful: true, wait: true, timeout });
       // A handler slower than that is still running: it is waited for (a job cut off here is retried

@@ -169,6 +169,7 @@ class PaymentWorkers implements JobWorkers {
   readonly finishWithinMs = 15_000;
   private schedule: NodeJS.Timeout | undefined;
   private readonly startedAt = new Date();
+  private reconciling: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PaymentWorkersDeps) {}
 
@@ -203,12 +204,14 @@ class PaymentWorkers implements JobWorkers {
     this.schedule.unref();
   }
 
-  stop() {
+  /** Stops the schedule and waits for a reconciliation under way: it writes, and sends receipts. */
+  async stop() {
     clearInterval(this.schedule);
+    await this.reconciling;
   }
 
   private reconcile(createdBefore: Date) {
-    reconcilePaymentAttempts(this.deps, createdBefore).then(
+    this.reconciling = reconcilePaymentAttempts(this.deps, createdBefore).then(
       (outcomes) => {
         if (outcomes.succeeded + outcomes.refused + outcomes.pending > 0) {
           this.deps.log.info(outcomes, 'payment attempts reconciled');

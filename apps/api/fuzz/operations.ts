@@ -88,6 +88,10 @@ const IDENTITY_BODIES: Record<string, JsonSchema> = {
   '/email-otp/verify-email': object({ email, otp: text }),
   '/email-otp/request-password-reset': object({ email }),
   '/email-otp/reset-password': object({ email, otp: text, password: text }),
+  '/two-factor/enable': object({ password: text }),
+  '/two-factor/disable': object({ password: text }),
+  '/two-factor/verify-totp': object({ code: text }),
+  '/two-factor/verify-backup-code': object({ code: text }),
   '/update-user': object({ name: text, image: text }),
   '/change-password': object({
     currentPassword: text,
@@ -109,7 +113,15 @@ const CALLBACK_QUERY: Operation['query'] = ['code', 'state', 'error', 'error_des
 );
 
 /** better-auth endpoints the portal keeps closed: they must answer a clean 404, whatever the body. */
-const CLOSED_IDENTITY_PATHS = ['/update-user', '/change-password', '/sign-in/email-otp'];
+const CLOSED_IDENTITY_PATHS = [
+  '/update-user',
+  '/change-password',
+  '/sign-in/email-otp',
+  '/two-factor/get-totp-uri',
+  '/two-factor/generate-backup-codes',
+  '/two-factor/send-otp',
+  '/two-factor/verify-otp',
+];
 
 /** The identity endpoints; Google's only when the portal under test has Google sign-in configured. */
 function identityOperations(google: boolean): Operation[] {
@@ -125,7 +137,8 @@ function identityOperations(google: boolean): Operation[] {
     query: path === '/callback/google' ? CALLBACK_QUERY : [],
     body: method === 'POST' ? (IDENTITY_BODIES[path] ?? object({ email })) : undefined,
     credential: 'session',
-    anonymousOnly: path === '/sign-out',
+    // Signing out ends the session; turning two-factor authentication off replaces it.
+    anonymousOnly: path === '/sign-out' || path === '/two-factor/disable',
   }));
 }
 

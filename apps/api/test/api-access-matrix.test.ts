@@ -334,6 +334,12 @@ const ROWS: Record<string, Row> = {
     expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
     prepare: call('PUT', '/api/v1/accounts', BILLING_UPDATE),
   },
+  // The organisation's requirement of a second factor: its super-admin's alone (turned off here, which
+  // needs no second factor of the caller's own).
+  'PUT /api/v1/accounts/security': {
+    expected: permission(['portal.super-admin'], OK, OK),
+    prepare: call('PUT', '/api/v1/accounts/security', { requireTwoFactor: false }),
+  },
   // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
   'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
@@ -567,6 +573,30 @@ const IDENTITY_ROWS: Record<string, Row> = {
   'POST /email-otp/reset-password': {
     expected: everyone(BAD_REQUEST),
     prepare: call('POST', '/api/auth/email-otp/reset-password', () => ({ email: freshEmail('renew'), otp: '000000', password: STRONG_PASSWORD })),
+  },
+  // Two-factor authentication: one's own, on a session (a wrong password changes nothing), and the
+  // codes either confirm one's own enrolment or finish a sign-in that asked for them (two-factor.test.ts).
+  'POST /two-factor/enable': {
+    expected: signedIn({ status: 400, code: 'INVALID_PASSWORD' }),
+    prepare: call('POST', '/api/auth/two-factor/enable', { password: 'Wr0ng!Password-x' }),
+  },
+  'POST /two-factor/disable': {
+    expected: signedIn({ status: 400, code: 'INVALID_PASSWORD' }),
+    prepare: call('POST', '/api/auth/two-factor/disable', { password: 'Wr0ng!Password-x' }),
+  },
+  'POST /two-factor/verify-totp': {
+    expected: {
+      ...everyone({ status: 400, code: 'TOTP_NOT_ENABLED' }),
+      anonymous: { status: 401, code: 'INVALID_TWO_FACTOR_COOKIE' },
+    },
+    prepare: call('POST', '/api/auth/two-factor/verify-totp', { code: '000000' }),
+  },
+  'POST /two-factor/verify-backup-code': {
+    expected: {
+      ...everyone({ status: 400, code: 'BACKUP_CODES_NOT_ENABLED' }),
+      anonymous: { status: 401, code: 'INVALID_TWO_FACTOR_COOKIE' },
+    },
+    prepare: call('POST', '/api/auth/two-factor/verify-backup-code', { code: 'AAAAA-AAAAA' }),
   },
   'GET /token': { expected: signedIn(OK), prepare: call('GET', '/api/auth/token') },
   'GET /jwks': { expected: everyone(OK), prepare: call('GET', '/api/auth/jwks') },

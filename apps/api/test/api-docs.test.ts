@@ -14,9 +14,11 @@ import {
   jsonRequest,
   latestCode,
   signIn,
+  signUpVerifiedUser,
   useTestApp,
   type TestApp,
 } from './helper.ts';
+import { keyOf, totp } from './totp.ts';
 
 /*
  * The API reference at /api/docs: a page whose every script and style comes from the portal, and
@@ -310,6 +312,40 @@ describe('the identity endpoints', () => {
     const password = `${STRONG_PASSWORD}-new`;
     await expectDocumentedAnswer(t, '/email-otp/reset-password', { body: { email, otp: code, password } });
     await expectDocumentedAnswer(t, '/sign-out', { body: {}, cookie: await signIn(t.app, email, password) });
+  });
+
+  it('answer two-factor authentication as the document says, from enrolment to turning it off', async () => {
+    const email = 'second-factor@docs.io';
+    const enrolling = await signUpVerifiedUser(t.app, email);
+    const started = await expectDocumentedAnswer(t, '/two-factor/enable', {
+      body: { password: STRONG_PASSWORD },
+      cookie: enrolling,
+    });
+    const { totpURI, backupCodes } = started.json() as { totpURI: string; backupCodes: string[] };
+    const key = keyOf(totpURI);
+    const enrolled = await expectDocumentedAnswer(t, '/two-factor/verify-totp', {
+      body: { code: totp(key) },
+      cookie: enrolling,
+    });
+
+    const challenge = async () => {
+      const signedIn = await expectDocumentedAnswer(t, '/sign-in/email', {
+        body: { email, password: STRONG_PASSWORD },
+      });
+      return cookieHeader(signedIn.headers['set-cookie']);
+    };
+    await expectDocumentedAnswer(t, '/two-factor/verify-totp', {
+      body: { code: totp(key) },
+      cookie: await challenge(),
+    });
+    await expectDocumentedAnswer(t, '/two-factor/verify-backup-code', {
+      body: { code: backupCodes[0] },
+      cookie: await challenge(),
+    });
+    await expectDocumentedAnswer(t, '/two-factor/disable', {
+      body: { password: STRONG_PASSWORD },
+      cookie: cookieHeader(enrolled.headers['set-cookie']),
+    });
   });
 
   it('answer Google sign-in as the document says', async () => {

@@ -116,5 +116,14 @@ export async function balanceMovements(db: Db, organizationId: string) {
 export async function sessionUserOf(db: Db, email: string): Promise<SessionUser> {
   const [row] = await db.select().from(schema.user).where(eq(schema.user.email, email));
   if (!row) throw new Error(`no user ${email}`);
-  return { sessionId: '', userId: row.id, email, name: row.name, emailVerified: true, membership: undefined };
+  return {
+    sessionId: '',
+    userId: row.id,
+    email,
+    name: row.name,
+    emailVerified: true,
+    twoFactorEnabled: row.twoFactorEnabled,
+    twoFactorEnrolmentRequired: false,
+    membership: undefined,
+  };
 }

@@ -47,8 +47,22 @@ export const AccountSchema = z.object({
   billingCity: z.string(),
   billingZipCode: z.string(),
   vatNumber: z.string(),
+  /** Beyond the spec: the organisation requires a second factor of members who sign in with a password or Google. */
+  requireTwoFactor: z.boolean(),
+  /** The signed-in user has confirmed an authenticator app. */
+  twoFactorEnabled: z.boolean(),
+  /** The organisation requires a second factor this user does not have yet: nothing else opens until it is set up. */
+  twoFactorEnrolmentRequired: z.boolean(),
+  /** The signed-in user has a password (confirms turning two-factor authentication on and off). */
+  hasPassword: z.boolean(),
 });
 export type Account = z.infer<typeof AccountSchema>;
+
+/** PUT /api/v1/accounts/security (super-admin): whether the organisation requires two-factor authentication. */
+export const OrganizationSecurityRequestSchema = z.object({
+  requireTwoFactor: z.boolean(),
+});
+export type OrganizationSecurityRequest = z.infer<typeof OrganizationSecurityRequestSchema>;
 
 /** PUT /api/v1/accounts after setup: the billing details (an empty vatNumber means unregistered). */
 export const UpdateAccountRequestSchema = z.object({

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BackupCodeFormSchema,
   PasswordRenewFormSchema,
   SignInRequestSchema,
   SignUpRequestSchema,
   SsoDomainFormSchema,
   strongPasswordField,
+  TotpCodeFormSchema,
 } from './auth.ts';
 import { isFreeMailAddress, meetsPasswordPolicy } from './rules.ts';
 
@@ -97,5 +99,20 @@ describe('SSO organisation domain', () => {
     expect(SsoDomainFormSchema.safeParse({ domain: 'acme.corp' }).success).toBe(false);
     expect(SsoDomainFormSchema.safeParse({ domain: 'a'.repeat(33) }).success).toBe(false);
     expect(SsoDomainFormSchema.safeParse({ domain: '' }).success).toBe(false);
+  });
+});
+
+describe('second-factor code forms', () => {
+  it('take six digits from the authenticator app, spaces ignored', () => {
+    expect(TotpCodeFormSchema.parse({ code: ' 123 456 ' })).toEqual({ code: '123456' });
+    for (const code of ['', '12345', '1234567', '12345a'])
+      expect(messagesOf(TotpCodeFormSchema.safeParse({ code }))).toEqual(['validation.totpCode.format']);
+  });
+
+  it('take a backup code as typed, trimmed', () => {
+    expect(BackupCodeFormSchema.parse({ code: ' AbCdE-12345 ' })).toEqual({ code: 'AbCdE-12345' });
+    expect(messagesOf(BackupCodeFormSchema.safeParse({ code: '  ' }))).toEqual([
+      'validation.backupCode.required',
+    ]);
   });
 });

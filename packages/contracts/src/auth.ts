@@ -77,6 +77,24 @@ export const VerifyEmailRequestSchema = z.object({
   code: z.string().trim().min(1, key('validation.code.required')),
 });
 
+/** The second step of sign-in, and the code that confirms enrolment: 6 digits (spaces ignored). */
+export const TotpCodeFormSchema = z.object({
+  code: z
+    .string({ error: key('validation.totpCode.format') })
+    .transform((code) => code.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, key('validation.totpCode.format'))),
+});
+export type TotpCodeForm = z.infer<typeof TotpCodeFormSchema>;
+
+/** A backup code instead of the authenticator's (xxxxx-xxxxx as shown at enrolment). */
+export const BackupCodeFormSchema = z.object({
+  code: z
+    .string({ error: key('validation.backupCode.required') })
+    .trim()
+    .min(1, key('validation.backupCode.required')),
+});
+export type BackupCodeForm = z.infer<typeof BackupCodeFormSchema>;
+
 export const SsoDomainFormSchema = z.object({
   domain: z
     .string()

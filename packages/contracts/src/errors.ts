@@ -49,6 +49,8 @@ export const ERROR_DEFINITIONS = {
   PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },
   WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'errors.webhookSignatureInvalid' },
   TOP_UP_NOT_AVAILABLE: { status: 409, message: 'errors.topUpNotAvailable' },
+  TWO_FACTOR_ENROLMENT_REQUIRED: { status: 403, message: 'errors.twoFactorEnrolmentRequired' },
+  OWN_TWO_FACTOR_REQUIRED: { status: 409, message: 'errors.ownTwoFactorRequired' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

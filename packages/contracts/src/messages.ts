@@ -28,6 +28,8 @@ export const messages = {
   'validation.ssoDomain.required': 'Please enter your organization domain.',
   'validation.ssoDomain.format': 'Use letters, digits and dashes only, up to 32 characters.',
   'validation.code.required': 'Verification code is missing.',
+  'validation.totpCode.format': 'Enter the 6-digit code from your authenticator app.',
+  'validation.backupCode.required': 'Enter one of your backup codes.',
 
   'signupForm.email.validation.corporate.lambda.error':
     'Please sign up with your corporate email. Personal email addresses are not allowed.',
@@ -57,6 +59,14 @@ export const messages = {
   'auth.error.postConfirmationFailed':
     'Your email is verified but we could not finish setting up your account. Please sign in to continue.',
   'auth.error.rateLimited': 'Too many attempts. Please wait a moment and try again.',
+  'auth.error.twoFactorCodeInvalid':
+    'This code is not correct. Enter the code your authenticator app shows now.',
+  'auth.error.backupCodeInvalid': 'This backup code is not correct or was already used.',
+  'auth.error.twoFactorExpired':
+    'This sign-in has expired or had too many wrong codes. Please sign in again.',
+  'auth.error.twoFactorLocked':
+    'Too many wrong codes. Two-factor sign-in to this account is paused for 15 minutes; please try again later.',
+  'auth.error.twoFactorAlreadyOn': 'Two-factor authentication is already on for your account.',
 
   'sso.error.userLimitReached': 'Your organization has reached its user limit. Contact your administrator.',
   'sso.error.notInWhitelist':
@@ -130,6 +140,10 @@ export const messages = {
   'errors.unknownApplication': 'One of the selected applications does not exist.',
   'errors.unknownCountry': 'Unknown country code.',
   'errors.unknownState': 'Unknown state for this country.',
+  'errors.twoFactorEnrolmentRequired':
+    'Your organization requires two-factor authentication. Set it up to continue.',
+  'errors.ownTwoFactorRequired':
+    'Turn on two-factor authentication for your own account before requiring it for your organization.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

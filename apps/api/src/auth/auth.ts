@@ -23,6 +23,7 @@ import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
+import { awaitsSecondFactor, portalTwoFactor } from './two-factor.ts';
 
 const SESSION_COOKIE_PREFIX = 'portal';
 export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
@@ -137,6 +138,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         account: schema.account,
         verification: schema.verification,
         jwks: schema.jwks,
+        twoFactor: schema.twoFactor,
       },
     }),
     // Rate limits are applied by the portal's own limiter (per IP and per account).
@@ -188,7 +190,9 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     databaseHooks: {
       session: {
         create: {
-          after: async (session) => {
+          after: async (session, context) => {
+            // The password step of a sign-in with a second factor is not a login yet.
+            if (await awaitsSecondFactor(db, session.userId, context?.path)) return;
             await db
               .update(schema.member)
               .set({ lastLoginAt: new Date() })
@@ -234,6 +238,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         },
       }),
       ...(config.google ? [googleSignIn(config.google)] : []),
+      ...portalTwoFactor({ publicUrl: config.publicUrl, portalName: portalName(config) }),
       jwt({
         disableSettingJwtHeader: true,
         jwt: {

@@ -4,6 +4,7 @@ import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
+import { SECOND_FACTOR_PROVIDER_IDS } from './two-factor.ts';
 
 type MemberRow = typeof schema.member.$inferSelect;
 type OrganizationRow = typeof schema.organization.$inferSelect;
@@ -20,6 +21,9 @@ interface LookupJson {
   email: string;
   name: string;
   emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  /** The user's sign-in providers, read only when the organisation requires a second factor the user lacks. */
+  signInProviders: string[] | null;
   member: Record<string, unknown> | null;
   organization: Record<string, unknown> | null;
 }
@@ -40,6 +44,13 @@ export interface SessionUser {
   email: string;
   name: string;
   emailVerified: boolean;
+  /** The user has confirmed an authenticator app, so password and Google sign-ins ask for a code. */
+  twoFactorEnabled: boolean;
+  /**
+   * The organisation requires a second factor, the user signs in with a password or Google and has
+   * none yet: the session may only enrol one (and read the account, and sign out) until then.
+   */
+  twoFactorEnrolmentRequired: boolean;
   /** The caller's organisation membership, read with the session; absent until it is created. */
   membership: Membership | undefined;
 }
@@ -106,9 +117,13 @@ export class SessionVerifier {
     return token ? this.lookup('token', token) : undefined;
   }
 
-  /** The live session with this id (the `sid` of an access token), for the regions' re-check. */
-  fromSessionId(sessionId: string): Promise<SessionUser | undefined> {
-    return this.lookup('id', sessionId);
+  /**
+   * The live session with this id (the `sid` of an access token), for the regions' re-check; a
+   * session that must first enrol a second factor opens nothing in a region.
+   */
+  async fromSessionId(sessionId: string): Promise<SessionUser | undefined> {
+    const user = await this.lookup('id', sessionId);
+    return user?.twoFactorEnrolmentRequired ? undefined : user;
   }
 
   private async fromAccessToken(token: string): Promise<SessionUser | undefined> {
@@ -151,9 +166,12 @@ export class SessionVerifier {
     const { rows } = (await this.db.execute(call)) as unknown as { rows: { found: LookupJson | null }[] };
     const found = rows[0]?.found;
     if (!found) return undefined;
-    const { member, organization, ...user } = found;
+    const { member, organization, signInProviders, ...user } = found;
     return {
       ...user,
+      twoFactorEnrolmentRequired: (signInProviders ?? []).some((provider) =>
+        SECOND_FACTOR_PROVIDER_IDS.includes(provider),
+      ),
       membership:
         member && organization
           ? { member: rowFromJson(schema.member, member), organization: rowFromJson(schema.organization, organization) }

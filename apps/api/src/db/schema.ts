@@ -43,6 +43,8 @@ export const user = pgTable('user', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
+  /** Set once the member has confirmed an authenticator app (better-auth's two-factor plugin). */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   ...timestamps,
 });
 
@@ -106,6 +108,24 @@ export const codeAttempt = pgTable('code_attempt', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * A member's authenticator (TOTP) secret and backup codes, both encrypted with the auth secret by
+ * better-auth's two-factor plugin; `verified` turns true when the first code confirms the app. The
+ * failure count and lock cap wrong codes per account across sign-ins (docs/security.md).
+ */
+export const twoFactor = pgTable('two_factor', {
+  id: text('id').primaryKey(),
+  secret: text('secret').notNull(),
+  backupCodes: text('backup_codes').notNull(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  verified: boolean('verified').notNull().default(true),
+  failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
 export const jwks = pgTable('jwks', {
   id: text('id').primaryKey(),
   publicKey: text('public_key').notNull(),
@@ -139,6 +159,8 @@ export const organization = pgTable('organization', {
   memberLimit: integer('member_limit').notNull().default(10),
   applicationLimit: integer('application_limit').notNull().default(10),
   enforcedSso: boolean('enforced_sso').notNull().default(false),
+  /** Beyond the spec: members who sign in with a password or Google must use a second factor. */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   isFreeCredit: boolean('is_free_credit').notNull().default(true),
   firstName: text('first_name').notNull().default(''),
   lastName: text('last_name').notNull().default(''),

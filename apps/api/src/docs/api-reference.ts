@@ -30,11 +30,13 @@ const ERROR_ANSWER =
 const TAGS: Record<string, { name: string; description: string }> = {
   auth: {
     name: 'Identity',
-    description: 'Sign-up, address verification, sign-in and out, password reset, access tokens.',
+    description:
+      'Sign-up, address verification, sign-in and out, two-factor authentication, password reset, access tokens.',
   },
   accounts: {
     name: 'Account',
-    description: "The signed-in user's account: organisation setup and billing details.",
+    description:
+      "The signed-in user's account: organisation setup, billing details and the organisation's security settings.",
   },
   transactions: {
     name: 'Transactions',

@@ -9,6 +9,13 @@ import {
 } from '@portal/contracts';
 import { z } from 'zod';
 import { OTP_TTL_SECONDS, SESSION_COOKIE_NAME } from '../auth/auth.ts';
+import {
+  BACKUP_CODE_COUNT,
+  SECOND_FACTOR_LOCKOUT_AFTER,
+  SECOND_FACTOR_LOCKOUT_SECONDS,
+  SECOND_FACTOR_PAGE,
+  SECOND_FACTOR_TTL_SECONDS,
+} from '../auth/two-factor.ts';
 
 /**
  * One better-auth endpoint as the portal serves it under /api/auth. better-auth's handler is a
@@ -34,6 +41,7 @@ const IdentityUserSchema = z.object({
   name: z.string(),
   image: z.string().nullable(),
   emailVerified: z.boolean(),
+  twoFactorEnabled: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -43,6 +51,20 @@ const SuccessSchema = z.object({ success: z.literal(true) });
 const sessionCookie =
   `Sets the HttpOnly session cookie \`${SESSION_COOKIE_NAME}\` (\`__Secure-\` prefixed on https), ` +
   'good for 7 days and renewed daily while used.';
+const secondFactorLimits =
+  `A sign-in waits ${SECOND_FACTOR_TTL_SECONDS / 60} minutes for its second factor and allows 5 wrong codes ` +
+  `(then 400 TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: sign in again); ${SECOND_FACTOR_LOCKOUT_AFTER} wrong codes ` +
+  `in a row lock the account's second factor for ${SECOND_FACTOR_LOCKOUT_SECONDS / 60} minutes (429 ` +
+  'ACCOUNT_TEMPORARILY_LOCKED). Limited per client IP too (429 RATE_LIMITED).';
+const secondFactorSignedIn = z.object({
+  token: z.string().describe('The session token the cookie carries.'),
+  user: IdentityUserSchema,
+});
+const passwordOfAccount = z
+  .string()
+  .optional()
+  .describe('The account password; required when the account has one (not for Google-only accounts).');
+
 const codeLifetime =
   `A code lasts ${OTP_TTL_SECONDS / 60} minutes and allows 5 wrong guesses; ` +
   'after that a new one has to be mailed.';
@@ -99,17 +121,73 @@ export const IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     summary: 'Sign in',
     description:
       `${sessionCookie} A wrong address or password answers 401 INVALID_EMAIL_OR_PASSWORD; an ` +
-      'unverified address 403 EMAIL_NOT_VERIFIED. Repeated failures are limited per address and per client.',
+      'unverified address 403 EMAIL_NOT_VERIFIED. Repeated failures are limited per address and per client. ' +
+      'A user with two-factor authentication gets no session yet: the answer says `twoFactorRedirect` and a ' +
+      'short-lived challenge cookie is set, which /two-factor/verify-totp or /two-factor/verify-backup-code ' +
+      'turns into a session.',
     body: SignInRequestSchema,
     success: {
       status: 200,
-      description: 'Signed in.',
+      description: 'Signed in, or the password is right and the second factor is asked for.',
+      body: z.union([
+        z.object({
+          redirect: z.literal(false),
+          token: z.string().describe('The session token the cookie carries.'),
+          user: IdentityUserSchema,
+        }),
+        z.object({
+          twoFactorRedirect: z.literal(true),
+          twoFactorMethods: z.array(z.literal('totp')).describe('The authenticator app.'),
+        }),
+      ]),
+    },
+  },
+  '/two-factor/enable': {
+    method: 'POST',
+    summary: 'Start two-factor enrolment',
+    description:
+      'Needs the session cookie. Makes a new authenticator secret and backup codes; nothing changes at ' +
+      'sign-in until /two-factor/verify-totp confirms a first code. Refused (TOTP_ALREADY_ENABLED) when ' +
+      'two-factor authentication is on; a wrong password answers 400 INVALID_PASSWORD.',
+    body: z.object({ password: passwordOfAccount }),
+    success: {
+      status: 200,
+      description: `The secret as an otpauth:// URI (for the QR code; its \`secret\` parameter is the key to type) and the ${BACKUP_CODE_COUNT} backup codes, shown this once.`,
       body: z.object({
-        redirect: z.literal(false),
-        token: z.string().describe('The session token the cookie carries.'),
-        user: IdentityUserSchema,
+        method: z.literal('totp'),
+        totpURI: z.string(),
+        backupCodes: z.array(z.string()).length(BACKUP_CODE_COUNT),
       }),
     },
+  },
+  '/two-factor/verify-totp': {
+    method: 'POST',
+    summary: 'Give an authenticator code',
+    description:
+      'With the session cookie, confirms enrolment: two-factor authentication is on from here, and the ' +
+      `session cookie is replaced. After a sign-in that asked for it (the web's ${SECOND_FACTOR_PAGE} page), ` +
+      `finishes the sign-in. ${sessionCookie} A wrong code answers 401 INVALID_CODE. ${secondFactorLimits}`,
+    body: z.object({ code: z.string().describe('The six digits the app shows now.') }),
+    success: { status: 200, description: 'Verified.', body: secondFactorSignedIn },
+  },
+  '/two-factor/verify-backup-code': {
+    method: 'POST',
+    summary: 'Give a backup code',
+    description:
+      `Instead of an authenticator code, after a sign-in that asked for one; each backup code works once. ` +
+      `${sessionCookie} A wrong or used code answers 401 INVALID_BACKUP_CODE. ${secondFactorLimits}`,
+    body: z.object({ code: z.string().describe('One of the backup codes, as shown (xxxxx-xxxxx).') }),
+    success: { status: 200, description: 'Signed in.', body: secondFactorSignedIn },
+  },
+  '/two-factor/disable': {
+    method: 'POST',
+    summary: 'Turn two-factor authentication off',
+    description:
+      'Needs the session cookie. Deletes the secret and backup codes; the session cookie is replaced. A ' +
+      'wrong password answers 400 INVALID_PASSWORD. If the organisation requires two-factor ' +
+      'authentication, the member is led to set it up again.',
+    body: z.object({ password: passwordOfAccount }),
+    success: { status: 200, description: 'Off.', body: z.object({ status: z.literal(true) }) },
   },
   '/sign-out': {
     method: 'POST',
@@ -140,7 +218,8 @@ export const IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     method: 'GET',
     summary: 'Access token',
     description:
-      `Needs the session cookie. Answers a ${ACCESS_TOKEN_TTL_SECONDS / 60}-minute access token (a JWT ` +
+      `Needs the session cookie (not one that must first enrol a second factor: 403 ` +
+      `TWO_FACTOR_ENROLMENT_REQUIRED). Answers a ${ACCESS_TOKEN_TTL_SECONDS / 60}-minute access token (a JWT ` +
       'signed with a key from /api/auth/jwks): the regions open a console session with it, and a ' +
       'client without cookies sends it to the portal API as `Authorization: Bearer <token>`.',
     success: { status: 200, description: 'The access token.', body: z.object({ token: z.string() }) },

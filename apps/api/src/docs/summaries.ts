@@ -11,6 +11,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
 
   'GET /api/v1/accounts/me': "The signed-in user's account and organisation (created at the first call)",
   'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
+  'PUT /api/v1/accounts/security':
+    'Require two-factor authentication of members who sign in with a password or Google (super-admin)',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',
   'GET /api/v1/accounts/freecredits': 'Free credit granted for each top-up amount',
   'GET /api/v1/accounts/usages': "The organisation's monthly active users this month",

@@ -15,6 +15,13 @@ declare module 'fastify' {
     /** The caller, once `authenticate` accepted the request. */
     sessionUser: SessionUser | undefined;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route answers a session that must first enrol a second factor (the account read): every
+     * other signed-in route refuses it with 403 TWO_FACTOR_ENROLMENT_REQUIRED.
+     */
+    duringTwoFactorEnrolment?: boolean;
+  }
 }
 
 /** The session verifier and the hook built on it; it checks cookies with the secret better-auth signs them with. */
@@ -30,6 +37,11 @@ export const authenticatePlugin = fp(
         authorization: request.headers.authorization,
       });
       if (!sessionUser) throw new AppError('UNAUTHORIZED');
+      if (
+        sessionUser.twoFactorEnrolmentRequired &&
+        request.routeOptions.config.duringTwoFactorEnrolment !== true
+      )
+        throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED');
       request.sessionUser = sessionUser;
     });
   },

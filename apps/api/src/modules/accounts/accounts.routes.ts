@@ -2,6 +2,7 @@ import {
   AccountSchema,
   FreeCreditTiersResponseSchema,
   InitialSetupRequestSchema,
+  OrganizationSecurityRequestSchema,
   TaxRatesResponseSchema,
   UpdateAccountRequestSchema,
 } from '@portal/contracts';
@@ -24,8 +25,18 @@ export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
 
-  r.get('/me', { schema: { response: { 200: AccountSchema } } }, async (request) =>
-    service.me(requireSessionUser(request)),
+  // The one portal route a session that must first enrol a second factor may read: the web app
+  // learns from it that it has to lead the member through enrolment.
+  r.get(
+    '/me',
+    { schema: { response: { 200: AccountSchema } }, config: { duringTwoFactorEnrolment: true } },
+    async (request) => service.me(requireSessionUser(request)),
+  );
+
+  r.put(
+    '/security',
+    { schema: { body: OrganizationSecurityRequestSchema, response: { 200: AccountSchema } } },
+    async (request) => service.updateSecurity(requireSessionUser(request), request.body),
   );
 
   r.put(

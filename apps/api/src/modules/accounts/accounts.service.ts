@@ -8,21 +8,33 @@ import {
   type FreeCreditTier,
   type InitialSetupRequest,
   type MessageKey,
+  type OrganizationSecurityRequest,
   type TaxRates,
   type UpdateAccountRequest,
 } from '@portal/contracts';
 import type { z } from 'zod';
 import type { Membership, SessionUser } from '../../auth/session.ts';
+import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
+import { SECOND_FACTOR_PROVIDER_IDS } from '../../auth/two-factor.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { updateMember } from '../members/members.repository.ts';
-import { getMembership } from '../members/members.service.ts';
+import { getMembership, requireMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
-import { listFreeCreditTiers, listTaxRates, updateOrganization } from './accounts.repository.ts';
+import {
+  listFreeCreditTiers,
+  listTaxRates,
+  signInProvidersOf,
+  updateOrganization,
+} from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
+function toAccount(
+  user: SessionUser,
+  { member, organization: org }: Membership,
+  signInProviders: readonly string[],
+): Account {
   const roleIds = [member.roleId];
   return {
     email: org.email,
@@ -55,6 +67,10 @@ function toAccount(user: SessionUser, { member, organization: org }: Membership)
     billingCity: org.billingCity,
     billingZipCode: org.billingZipCode,
     vatNumber: org.vatNumber,
+    requireTwoFactor: org.requireTwoFactor,
+    twoFactorEnabled: user.twoFactorEnabled,
+    twoFactorEnrolmentRequired: user.twoFactorEnrolmentRequired,
+    hasPassword: signInProviders.includes(CREDENTIAL_PROVIDER_ID),
   };
 }
 
@@ -92,6 +108,10 @@ export interface AccountsDeps {
 }
 
 export function accountsService({ db }: AccountsDeps) {
+  async function present(user: SessionUser, membership: Membership): Promise<Account> {
+    return toAccount(user, membership, await signInProvidersOf(db, user.userId));
+  }
+
   /** Fills the organisation, names its creator after the person in the form and starts the trial. */
   async function setUp(
     user: SessionUser,
@@ -124,7 +144,7 @@ export function accountsService({ db }: AccountsDeps) {
       if (!updatedOrganization || !updatedMember) throw new AppError('NOT_FOUND');
       return { member: updatedMember, organization: updatedOrganization };
     });
-    return toAccount(user, completed);
+    return present(user, completed);
   }
 
   async function updateBilling(
@@ -139,13 +159,13 @@ export function accountsService({ db }: AccountsDeps) {
     const { organization: name, ...billing } = input;
     const updated = await updateOrganization(db, organization.id, { name, ...billing });
     if (!updated) throw new AppError('NOT_FOUND');
-    return toAccount(user, { member, organization: updated });
+    return present(user, { member, organization: updated });
   }
 
   return {
     /** The caller's account; the first read of a new user creates their organisation (decision 001). */
     async me(user: SessionUser): Promise<Account> {
-      return toAccount(user, await getMembership(db, user));
+      return present(user, await getMembership(db, user));
     },
 
     /** An update body checked against the caller's form alone: 403, or that form's field errors. */
@@ -163,6 +183,26 @@ export function accountsService({ db }: AccountsDeps) {
       return update.form === 'setup'
         ? setUp(user, membership, update.input, now)
         : updateBilling(user, membership, update.input);
+    },
+
+    /**
+     * PUT /api/v1/accounts/security, the super-admin's: whether members who sign in with a password
+     * or Google must use a second factor. Requiring it takes effect on every session at its next
+     * request. A super-admin who would be asked to enrol at once must turn it on first.
+     */
+    async updateSecurity(user: SessionUser, input: OrganizationSecurityRequest): Promise<Account> {
+      const { member, organization } = await requireMembership(db, user);
+      if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
+      if (input.requireTwoFactor && !user.twoFactorEnabled) {
+        const providers = await signInProvidersOf(db, user.userId);
+        if (providers.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)))
+          throw new AppError('OWN_TWO_FACTOR_REQUIRED');
+      }
+      const updated = await updateOrganization(db, organization.id, {
+        requireTwoFactor: input.requireTwoFactor,
+      });
+      if (!updated) throw new AppError('NOT_FOUND');
+      return present(user, { member, organization: updated });
     },
 
     async taxRates(): Promise<TaxRates> {

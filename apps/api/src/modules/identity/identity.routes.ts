@@ -2,6 +2,7 @@ import type { ErrorCode } from '@portal/contracts';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE_NAME } from '../../auth/auth.ts';
 import { codeAttempts, type CodePurpose } from '../../auth/code-attempts.ts';
+import type { SessionVerifier } from '../../auth/session.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
 
@@ -21,6 +22,7 @@ interface GuardContext {
   email: string | undefined;
   limits: RateLimits;
   attempts: ReturnType<typeof codeAttempts>;
+  sessions: SessionVerifier;
 }
 
 function checkCode(endpoint: string, purpose: CodePurpose) {
@@ -30,6 +32,32 @@ function checkCode(endpoint: string, purpose: CodePurpose) {
     limits.perAddress(reply, endpoint, email);
     if (!(await attempts.admit(purpose, email))) throw new AppError('TOO_MANY_ATTEMPTS');
   };
+}
+
+/** Options of better-auth's second-factor endpoints that the portal does not offer. */
+function refuseBodyFields(request: FastifyRequest, fields: readonly string[]) {
+  const body = request.body;
+  if (!body || typeof body !== 'object') return;
+  const offered = fields.find((field) => (body as Record<string, unknown>)[field] !== undefined);
+  if (offered)
+    throw new AppError('VALIDATION_ERROR', { message: `${offered} is not offered.`, field: offered });
+}
+
+/**
+ * A second-factor code: limited per client IP here; better-auth allows 5 wrong codes per sign-in and
+ * locks the account after 10 wrong codes in a row (two-factor.ts). Trusting a device, which would
+ * skip the second factor for 30 days, is not offered.
+ */
+function checksSecondFactor({ request, reply, limits }: GuardContext) {
+  limits.perIp(request, reply, 'two-factor-code');
+  refuseBodyFields(request, ['trustDevice', 'disableSession']);
+}
+
+/** Turning the second factor on or off checks the password: limited per client IP and per account. */
+async function checksPasswordOfSession({ request, reply, limits, sessions }: GuardContext) {
+  limits.perIp(request, reply, 'two-factor-password');
+  const user = await sessions.fromHeaders(request.headers);
+  if (user) limits.perAddress(reply, 'two-factor-password', user.email);
 }
 
 function sendsMail(endpoint: string, kind: Parameters<RateLimits['mail']>[2]) {
@@ -81,7 +109,35 @@ export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
     use: 'set a new password with the mailed code (/password/renew)',
     guard: checkCode('reset-password', 'forget-password'),
   },
-  '/token': { method: 'GET', use: 'the 1-hour access token that opens a regional session' },
+  '/two-factor/enable': {
+    method: 'POST',
+    use: 'start two-factor enrolment: the authenticator secret and 10 backup codes (/edit-profile)',
+    guard: checksPasswordOfSession,
+  },
+  '/two-factor/verify-totp': {
+    method: 'POST',
+    use: 'confirm enrolment with a first code, or give the second factor at sign-in',
+    guard: checksSecondFactor,
+  },
+  '/two-factor/verify-backup-code': {
+    method: 'POST',
+    use: 'give a backup code instead at sign-in (each works once)',
+    guard: checksSecondFactor,
+  },
+  '/two-factor/disable': {
+    method: 'POST',
+    use: 'turn two-factor authentication off (/edit-profile)',
+    guard: checksPasswordOfSession,
+  },
+  '/token': {
+    method: 'GET',
+    use: 'the 1-hour access token that opens a regional session',
+    // A session that must first enrol a second factor opens nothing else.
+    guard: async ({ request, sessions }) => {
+      if ((await sessions.fromHeaders(request.headers))?.twoFactorEnrolmentRequired)
+        throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED');
+    },
+  },
   '/jwks': { method: 'GET', use: 'the public keys regions verify access tokens with' },
 };
 
@@ -192,7 +248,14 @@ export async function identityRoutes(app: FastifyInstance) {
       const url = new URL(request.url, config.publicUrl);
       const endpoint = endpoints[url.pathname.slice('/api/auth'.length)];
       if (!endpoint || endpoint.method !== request.method) throw new AppError('NOT_FOUND');
-      const context: GuardContext = { request, reply, email: emailOf(request.body), limits, attempts };
+      const context: GuardContext = {
+        request,
+        reply,
+        email: emailOf(request.body),
+        limits,
+        attempts,
+        sessions: app.sessions,
+      };
       await endpoint.guard?.(context);
 
       const headers = new Headers();

@@ -1,0 +1,140 @@
+import type { BetterAuthPlugin } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
+import { deleteSessionCookie } from 'better-auth/cookies';
+import { generateRandomString } from 'better-auth/crypto';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
+
+/** The web page that asks for the second factor; `redirect` says where to go once it is given. */
+export const SECOND_FACTOR_PAGE = '/two-factor';
+
+/** How long a sign-in waits for its second factor (better-auth's two-factor cookie lifetime). */
+export const SECOND_FACTOR_TTL_SECONDS = 10 * 60;
+
+/** Consecutive wrong second-factor codes on one account, across sign-ins, before it is locked. */
+export const SECOND_FACTOR_LOCKOUT_AFTER = 10;
+export const SECOND_FACTOR_LOCKOUT_SECONDS = 15 * 60;
+
+/** Backup codes made at enrolment, each usable once. */
+export const BACKUP_CODE_COUNT = 10;
+
+/**
+ * better-auth's provider ids of the sign-ins the portal itself authenticates (password, Google):
+ * these are followed by the second factor, and a member who has one of them must enrol when the
+ * organisation requires it. A member who signs in only through an organisation's identity provider
+ * is authenticated, MFA included, by that provider (docs/security.md).
+ */
+export const SECOND_FACTOR_PROVIDER_IDS: readonly string[] = ['credential', 'google'];
+
+/** The sign-ins whose session is deleted again, for a challenge, when the user has a second factor. */
+const GATED_SIGN_IN_PATHS = new Set(['/sign-in/email', '/callback/:id']);
+
+/**
+ * Whether a session being made is the first step of a sign-in that still needs the second factor
+ * (better-auth makes the session, then the two-factor hooks delete it): it is no login yet.
+ */
+export async function awaitsSecondFactor(db: Db, userId: string, path: string | undefined): Promise<boolean> {
+  if (!path || !GATED_SIGN_IN_PATHS.has(path)) return false;
+  const [user] = await db
+    .select({ twoFactorEnabled: schema.user.twoFactorEnabled })
+    .from(schema.user)
+    .where(eq(schema.user.id, userId));
+  return user?.twoFactorEnabled === true;
+}
+
+/** better-auth's two-factor plugin's challenge cookie (before the portal's cookie prefix). */
+const CHALLENGE_COOKIE = 'two_factor';
+
+/**
+ * The issuer authenticator apps show: the portal's name without spaces, which some apps would show
+ * as `+` or `%20` from the otpauth URI.
+ */
+export function totpIssuer(portalName: string): string {
+  return portalName.trim().replace(/\s+/g, '-');
+}
+
+/**
+ * A sign-in that ends in a redirect (Google) gets no session when the user has a second factor: the
+ * session better-auth just made is deleted, a challenge is started exactly as the two-factor plugin
+ * does after a password sign-in (the same cookie and verification rows, so its verify endpoints
+ * finish it), and the browser goes to the second-factor page instead of where sign-in started.
+ */
+function secondFactorAfterRedirectSignIn(publicUrl: string): BetterAuthPlugin {
+  return {
+    id: 'second-factor-after-redirect-sign-in',
+    hooks: {
+      after: [
+        {
+          matcher: (context) => context.path === '/callback/:id',
+          handler: createAuthMiddleware(async (ctx) => {
+            const signedIn = ctx.context.newSession;
+            if (!signedIn || (signedIn.user as { twoFactorEnabled?: boolean }).twoFactorEnabled !== true)
+              return;
+            deleteSessionCookie(ctx, true);
+            await ctx.context.internalAdapter.deleteSession(signedIn.session.token);
+            ctx.context.setNewSession(null);
+
+            const identifier = `2fa-${generateRandomString(20)}`;
+            const expiresAt = new Date(Date.now() + SECOND_FACTOR_TTL_SECONDS * 1000);
+            await ctx.context.internalAdapter.createVerificationValue({
+              value: signedIn.user.id,
+              identifier,
+              expiresAt,
+            });
+            await ctx.context.internalAdapter.createVerificationValue({
+              value: '0',
+              identifier: `2fa-attempts-${identifier}`,
+              expiresAt,
+            });
+            const cookie = ctx.context.createAuthCookie(CHALLENGE_COOKIE, {
+              maxAge: SECOND_FACTOR_TTL_SECONDS,
+            });
+            await ctx.setSignedCookie(cookie.name, identifier, ctx.context.secret, cookie.attributes);
+
+            const page = new URL(SECOND_FACTOR_PAGE, publicUrl);
+            const destination = landingPath(ctx.context.returned, publicUrl);
+            if (destination) page.searchParams.set('redirect', destination);
+            throw ctx.redirect(page.toString());
+          }),
+        },
+      ],
+    },
+  };
+}
+
+/** The portal path the callback was about to send the browser to, or undefined when it is elsewhere. */
+function landingPath(returned: unknown, publicUrl: string): string | undefined {
+  const headers = (returned as { headers?: unknown } | undefined)?.headers;
+  const location = headers instanceof Headers ? headers.get('location') : null;
+  if (!location) return undefined;
+  const url = new URL(location, publicUrl);
+  if (url.origin !== new URL(publicUrl).origin) return undefined;
+  const path = `${url.pathname}${url.search}`;
+  return path === '/' ? undefined : path;
+}
+
+/**
+ * Two-factor authentication with an authenticator app (TOTP, 6 digits every 30 s) and single-use
+ * backup codes, both kept encrypted. better-auth gates the password sign-in itself; the second plugin
+ * gates Google's. Enabling asks for the password of members who have one; a member with no password
+ * (Google only) proves it with the session alone.
+ */
+export function portalTwoFactor({ publicUrl, portalName }: { publicUrl: string; portalName: string }) {
+  return [
+    twoFactor({
+      issuer: totpIssuer(portalName),
+      allowPasswordless: true,
+      totpOptions: { digits: 6, period: 30 },
+      backupCodeOptions: { amount: BACKUP_CODE_COUNT, length: 10, storeBackupCodes: 'encrypted' },
+      twoFactorCookieMaxAge: SECOND_FACTOR_TTL_SECONDS,
+      accountLockout: {
+        enabled: true,
+        maxFailedAttempts: SECOND_FACTOR_LOCKOUT_AFTER,
+        durationSeconds: SECOND_FACTOR_LOCKOUT_SECONDS,
+      },
+    }),
+    secondFactorAfterRedirectSignIn(publicUrl),
+  ];
+}

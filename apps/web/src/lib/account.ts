@@ -54,7 +54,12 @@ export function useAccountState(): AccountState {
   if (isPending) return { status: 'loading' };
   if (isError) return { status: 'error' };
   if (!data) return { status: 'signed-out' };
-  return { status: 'signed-in', isAccountFilled: data.isAccountFilled, permissions: data.permissions };
+  return {
+    status: 'signed-in',
+    isAccountFilled: data.isAccountFilled,
+    permissions: data.permissions,
+    twoFactorEnrolmentRequired: data.twoFactorEnrolmentRequired,
+  };
 }
 
 /**

@@ -60,6 +60,13 @@ export const CODE_WORDING: Readonly<Record<string, TranslationKey>> = {
   OTP_EXPIRED: 'auth.error.codeExpired',
   TOO_MANY_ATTEMPTS: 'auth.error.codeAttemptsExceeded',
   INVALID_EMAIL_OR_PASSWORD: 'loginWithEmail.error.incorrectCredentials',
+  // better-auth's two-factor answers (beyond the spec).
+  INVALID_CODE: 'auth.error.twoFactorCodeInvalid',
+  INVALID_BACKUP_CODE: 'auth.error.backupCodeInvalid',
+  INVALID_TWO_FACTOR_COOKIE: 'auth.error.twoFactorExpired',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'auth.error.twoFactorExpired',
+  ACCOUNT_TEMPORARILY_LOCKED: 'auth.error.twoFactorLocked',
+  TOTP_ALREADY_ENABLED: 'auth.error.twoFactorAlreadyOn',
   CARD_NOT_SUPPORTED: 'payment.card.notSupported',
 };
 

@@ -3,11 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { decideGuard, type AccountState, type GuardInput } from './guard';
 
 const signedIn = (
-  overrides: Partial<{ isAccountFilled: boolean; permissions: Permission[] }> = {},
+  overrides: Partial<{
+    isAccountFilled: boolean;
+    permissions: Permission[];
+    twoFactorEnrolmentRequired: boolean;
+  }> = {},
 ): AccountState => ({
   status: 'signed-in',
   isAccountFilled: true,
   permissions: [...PERMISSIONS],
+  twoFactorEnrolmentRequired: false,
   ...overrides,
 });
 
@@ -193,5 +198,66 @@ describe('decideGuard', () => {
     ).toEqual({
       type: 'render',
     });
+  });
+
+  describe('with a second factor the organisation requires and the member lacks', () => {
+    const enrolling = signedIn({ twoFactorEnrolmentRequired: true });
+
+    it('leads every signed-in page to the enrolment page, carrying where the member was going', () => {
+      expect(decideGuard(input({ account: enrolling, search: '?region=eu&tab=1' }))).toEqual({
+        type: 'redirect',
+        to: '/two-factor-setup?redirect=%2Fapps%2Fasc%3Ftab%3D1',
+      });
+      expect(decideGuard(input({ pathname: '/', access: 'login', account: enrolling }))).toEqual({
+        type: 'redirect',
+        to: '/two-factor-setup',
+      });
+      // Before the organisation setup too: nothing opens without the second factor.
+      expect(
+        decideGuard(
+          input({
+            pathname: '/setup-organization',
+            access: 'login',
+            account: signedIn({ twoFactorEnrolmentRequired: true, isAccountFilled: false }),
+          }),
+        ),
+      ).toEqual({ type: 'redirect', to: '/two-factor-setup?redirect=%2Fsetup-organization' });
+    });
+
+    it('shows the enrolment page, and still lets /logout and pages open to anyone through', () => {
+      expect(
+        decideGuard(input({ pathname: '/two-factor-setup', access: 'login', account: enrolling })),
+      ).toEqual({ type: 'render' });
+      expect(decideGuard(input({ pathname: '/logout', access: 'public', account: enrolling }))).toEqual({
+        type: 'render',
+      });
+      expect(decideGuard(input({ pathname: '/nowhere', access: 'any', account: enrolling }))).toEqual({
+        type: 'render',
+      });
+    });
+
+    it('sends the member on from the enrolment page once it is done', () => {
+      expect(
+        decideGuard(
+          input({ pathname: '/two-factor-setup', search: '?redirect=%2Fbilling%2Fasc', access: 'login' }),
+        ),
+      ).toEqual({ type: 'redirect', to: '/billing/asc' });
+      expect(
+        decideGuard(
+          input({ pathname: '/two-factor-setup', search: '?redirect=https://evil.example', access: 'login' }),
+        ),
+      ).toEqual({ type: 'redirect', to: '/' });
+    });
+  });
+
+  it('sends a signed-in user away from the second step of sign-in, where they were going', () => {
+    expect(
+      decideGuard(
+        input({ pathname: '/two-factor', search: '?redirect=%2Fmanage-members', access: 'public' }),
+      ),
+    ).toEqual({ type: 'redirect', to: '/manage-members' });
+    expect(
+      decideGuard(input({ pathname: '/two-factor', access: 'public', account: { status: 'signed-out' } })),
+    ).toEqual({ type: 'render' });
   });
 });

@@ -1,5 +1,5 @@
 import { uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
-import { loginPathFor, REDIRECT_PARAM, safeRedirectPath } from './redirects';
+import { carryingRedirect, loginPathFor, REDIRECT_PARAM, safeRedirectPath } from './redirects';
 
 /** Who may open a route (§2 route table): anyone, signed-out pages, any signed-in user, or a permission. */
 export type RouteAccess = 'any' | 'public' | 'login' | Permission;
@@ -8,7 +8,13 @@ export type AccountState =
   | { status: 'loading' }
   | { status: 'error' }
   | { status: 'signed-out' }
-  | { status: 'signed-in'; isAccountFilled: boolean; permissions: readonly Permission[] };
+  | {
+      status: 'signed-in';
+      isAccountFilled: boolean;
+      permissions: readonly Permission[];
+      /** The organisation requires a second factor the user has not set up: only enrolment opens. */
+      twoFactorEnrolmentRequired: boolean;
+    };
 
 /** The page a Google sign-in was started from, so a refused corporate check can return there. */
 export type GoogleSignInOrigin = 'login' | 'signup';
@@ -24,9 +30,13 @@ export interface GuardInput {
 export type GuardDecision = { type: 'loading' } | { type: 'render' } | { type: 'redirect'; to: string };
 
 export const SETUP_ORGANIZATION_PATH = '/setup-organization';
+/** Beyond the spec: where a member whose organisation requires a second factor sets one up. */
+export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
+/** Beyond the spec: the second step of a sign-in, for a user with two-factor authentication. */
+export const TWO_FACTOR_SIGN_IN_PATH = '/two-factor';
 export const ERROR_DESCRIPTION_PARAM = 'error_description';
 const CORPORATE_EMAIL_REQUIRED: ErrorCode = 'CORPORATE_EMAIL_REQUIRED';
-const SIGNED_OUT_ONLY = ['/login', '/signup'];
+const SIGNED_OUT_ONLY = ['/login', '/signup', TWO_FACTOR_SIGN_IN_PATH];
 
 /** The identity provider refused a personal address; it may spell the code in lower case (§5). */
 export function isCorporateEmailRefusal(errorDescription: string | null): boolean {
@@ -66,6 +76,13 @@ export function decideGuard({
     }
     return redirect(`/sign-in-sso?${carried}`);
   }
+
+  // Nothing else opens until the second factor the organisation requires is set up; afterwards the
+  // member goes where they were going.
+  const onTwoFactorSetup = pathname === TWO_FACTOR_SETUP_PATH;
+  if (account.twoFactorEnrolmentRequired)
+    return onTwoFactorSetup ? render : redirect(carryingRedirect(TWO_FACTOR_SETUP_PATH, pathname, search));
+  if (onTwoFactorSetup) return redirect(safeRedirectPath(query.get(REDIRECT_PARAM)) ?? '/');
 
   const onSetup = pathname === SETUP_ORGANIZATION_PATH;
   if (!account.isAccountFilled && !onSetup) return redirect(SETUP_ORGANIZATION_PATH);

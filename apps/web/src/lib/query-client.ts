@@ -1,15 +1,21 @@
+import type { ErrorCode } from '@portal/contracts';
 import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
-import { endSession, onSessionEnd } from './account';
+import { endSession, onSessionEnd, reloadAccount } from './account';
 import { ApiError, isNetworkError } from './api-error';
 import { toastError } from './toasts';
 
 /** Meta of queries whose data does not depend on who is signed in; they survive a sign-out. */
 export const SESSION_INDEPENDENT = { sessionIndependent: true };
 
+const TWO_FACTOR_ENROLMENT_REQUIRED: ErrorCode = 'TWO_FACTOR_ENROLMENT_REQUIRED';
+
 const belongsToSession = (query: Query) => query.meta?.sessionIndependent !== true;
 
 function onAnyError(error: unknown): void {
   if (error instanceof ApiError && error.sessionExpired) endSession();
+  // The organisation has just required a second factor: the account says so, and the route guard
+  // leads the member to set one up.
+  else if (error instanceof ApiError && error.code === TWO_FACTOR_ENROLMENT_REQUIRED) void reloadAccount();
   // The id makes calls failing together show one toast.
   else if (isNetworkError(error)) toastError(error.message, error.message);
 }

@@ -9,12 +9,17 @@ export const REDIRECT_PARAM = 'redirect';
  * included); the region parameter is dropped because the closest region is chosen again.
  */
 export function loginPathFor(pathname: string, search: string): string {
+  return carryingRedirect('/login', pathname, search);
+}
+
+/** `target` with the page's path and query as its redirect parameter (none for /), region dropped. */
+export function carryingRedirect(target: string, pathname: string, search: string): string {
   const params = new URLSearchParams(search);
   params.delete('region');
   const query = params.toString();
   const original = query ? `${pathname}?${query}` : pathname;
-  if (original === '/') return '/login';
-  return `/login?${new URLSearchParams({ [REDIRECT_PARAM]: original }).toString()}`;
+  if (original === '/') return target;
+  return `${target}?${new URLSearchParams({ [REDIRECT_PARAM]: original }).toString()}`;
 }
 
 const ORIGIN_PROBE = 'http://portal.invalid';

@@ -6,6 +6,7 @@ export const enSignedIn = {
   'members.tab.invited': 'Invited members',
   'members.tab.profile': 'Profile',
   'members.tab.password': 'Change password',
+  'members.tab.security': 'Security',
   'members.pendingCount': 'Pending invitations: {{current}}/{{max}}',
   'members.loadError': 'The members could not be loaded.',
   'members.loadMemberError': 'This member could not be loaded.',
@@ -354,4 +355,63 @@ export const enSignedIn = {
   'subscription.monthly.tableCaption': 'Monthly active users per application, {{from}} to {{to}}',
   'subscription.monthly.month': 'Month',
   'subscription.monthly.total': 'Total',
+
+  'twoFactor.title': 'Two-factor authentication',
+  'twoFactor.status.on': 'On',
+  'twoFactor.status.off': 'Off',
+  'twoFactor.intro':
+    'When you sign in with your password or Google, the portal also asks for a 6-digit code from an authenticator app on your phone, so a stolen password alone does not open your account.',
+  'twoFactor.onText': 'Signing in asks for a code from your authenticator app, or one of your backup codes.',
+  'twoFactor.requiredByOrganization': 'Your organization requires two-factor authentication.',
+  'twoFactor.turnOn': 'Turn on two-factor authentication',
+  'twoFactor.turnOff': 'Turn off',
+  'twoFactor.turnedOn': 'Two-factor authentication is on.',
+  'twoFactor.turnedOff': 'Two-factor authentication is off.',
+  'twoFactor.turnOffTitle': 'Turn off two-factor authentication',
+  'twoFactor.turnOffText':
+    'Signing in will no longer ask for a code. Your authenticator app and backup codes will stop working.',
+  'twoFactor.turnOffRequiredText':
+    'Your organization requires two-factor authentication: you will have to set it up again before you can continue.',
+  'twoFactor.cancel': 'Cancel',
+  'twoFactor.copied': 'Copied',
+  'twoFactor.enrol.passwordIntro':
+    'You need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator or 1Password. Enter your password to start.',
+  'twoFactor.enrol.startIntro':
+    'You need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator or 1Password.',
+  'twoFactor.enrol.password': 'Password',
+  'twoFactor.enrol.continue': 'Continue',
+  'twoFactor.enrol.scan': 'Scan this QR code with your authenticator app.',
+  'twoFactor.enrol.qrTitle': 'QR code that adds this account to an authenticator app',
+  'twoFactor.enrol.key': 'Setup key',
+  'twoFactor.enrol.keyHint':
+    'Cannot scan the code? Add the account in the app by typing this key (time-based).',
+  'twoFactor.enrol.copyKey': 'Copy key',
+  'twoFactor.enrol.code': 'Code from the app',
+  'twoFactor.enrol.codeHint': 'The 6-digit code the app now shows for this account.',
+  'twoFactor.enrol.turnOn': 'Verify and turn on',
+  'twoFactor.enrol.onTitle': 'Two-factor authentication is on',
+  'twoFactor.enrol.onText': 'From now on, signing in asks for a code from your authenticator app.',
+  'twoFactor.codes.title': 'Your backup codes',
+  'twoFactor.codes.intro':
+    'If you lose your phone, each of these codes signs you in once. Save them somewhere safe now: they are shown only this once.',
+  'twoFactor.codes.copy': 'Copy codes',
+  'twoFactor.codes.download': 'Download',
+  'twoFactor.codes.done': 'I have saved my backup codes',
+  'twoFactor.setup.title': 'Set up two-factor authentication',
+  'twoFactor.setup.intro':
+    '<strong>{{organization}}</strong> requires two-factor authentication. Set it up to continue.',
+  'twoFactor.setup.yourOrganization': 'Your organization',
+  'twoFactor.setup.later': 'Not now?',
+  'twoFactor.setup.signOut': 'Sign out',
+  'twoFactor.require.label': 'Require two-factor authentication',
+  'twoFactor.require.description':
+    'Members who sign in with a password or Google must use an authenticator app; those without one are led to set it up before they can continue. Members who sign in with single sign-on rely on your identity provider’s MFA.',
+  'twoFactor.require.ownFirst': 'Turn it on for your own account first:',
+  'twoFactor.require.confirmTitle': 'Two-factor authentication',
+  'twoFactor.require.confirmOn':
+    'Require two-factor authentication? Members who sign in with a password or Google and have not set it up will have to do so before they can continue.',
+  'twoFactor.require.confirmOff':
+    'Stop requiring two-factor authentication? Members who have it keep it; the others sign in with their password alone.',
+  'twoFactor.require.on': 'Two-factor authentication is now required.',
+  'twoFactor.require.off': 'Two-factor authentication is no longer required.',
 } as const satisfies Record<string, string> & { [key in MessageKey]?: never };

@@ -36,6 +36,8 @@ const uiText = {
   'page.editMember': 'Edit member',
   'page.inviteMembers': 'Invite members',
   'page.editProfile': 'Edit profile',
+  'page.twoFactor': 'Two-factor authentication',
+  'page.twoFactorSetup': 'Set up two-factor authentication',
 
   'auth.email': 'Email',
   'auth.password': 'Password',
@@ -51,6 +53,16 @@ const uiText = {
   'login.sso': 'Sign in with SSO',
   'login.noAccount': 'New to the portal?',
   'login.signUpLink': 'Create an account',
+
+  'twoFactor.signIn.title': 'Two-factor authentication',
+  'twoFactor.signIn.totpIntro': 'Enter the 6-digit code your authenticator app shows for this account.',
+  'twoFactor.signIn.backupIntro':
+    'Enter one of the backup codes you saved when you set up two-factor authentication. Each code works once.',
+  'twoFactor.signIn.totpCode': 'Authentication code',
+  'twoFactor.signIn.backupCode': 'Backup code',
+  'twoFactor.signIn.submit': 'Verify',
+  'twoFactor.signIn.useBackupCode': 'Use a backup code instead',
+  'twoFactor.signIn.useTotp': 'Use your authenticator app instead',
 
   'signup.title': 'Create your account',
   'signup.email': 'Corporate email',

@@ -1,6 +1,6 @@
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { ButtonLink, Button, TextLink } from '../../../components/plain/buttons';
 import { PasswordField } from '../../../components/plain/fields';
@@ -8,6 +8,7 @@ import { Stack, Text } from '../../../components/plain/layout';
 import { StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-error';
 import { submitErrorText } from '../../../lib/form-errors';
+import { TWO_FACTOR_SIGN_IN_PATH } from '../../../lib/guard';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { EmailField } from './email-field';
@@ -19,6 +20,7 @@ import { GoogleSignInButton } from './google-sign-in-button';
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const { alert } = useAuthNavigationState();
   const signIn = useSignIn();
   const [failure, setFailure] = useState<string | null>(null);
@@ -30,6 +32,10 @@ export function LoginPage() {
   const onSubmit = form.handleSubmit((values) => {
     setFailure(null);
     signIn.mutate(values, {
+      // The second factor's page keeps the query, so it sends the user where this page would have.
+      onSuccess: (outcome) => {
+        if (outcome === 'second-factor') navigate(`${TWO_FACTOR_SIGN_IN_PATH}${search}`);
+      },
       onError: (error) => {
         if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED') {
           navigate('/verify-email', {

@@ -1,6 +1,7 @@
 import { Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { PENDING_INVITATIONS_MAX, uiPermissions } from '@portal/contracts';
 import { IconUserPlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
@@ -11,8 +12,11 @@ import { InvitationsTable } from './invitations-table';
 import { MembersTable } from './members-table';
 import { QueryContent } from './query-content';
 
-/** §2 /manage-members: members and invited members, with the invite button when inviting is possible. */
-export function ManageMembersPage() {
+/**
+ * §2 /manage-members: members and invited members, with the invite button when inviting is possible.
+ * `settings` goes under the header: organisation-wide member settings (the two-factor requirement).
+ */
+export function ManageMembersPage({ settings }: { settings?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const account = useSignedInAccount();
@@ -47,6 +51,7 @@ export function ManageMembersPage() {
           </Button>
         )}
       </Group>
+      {settings}
 
       <Tabs defaultValue="members">
         <Tabs.List>

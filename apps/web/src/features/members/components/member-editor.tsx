@@ -1,6 +1,7 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import type { Member } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { ChangePasswordForm } from './change-password-form';
 import { MemberProfileForm } from './member-profile-form';
@@ -17,6 +18,8 @@ interface MemberEditorProps {
   withBackLink: boolean;
   /** False for members the viewer may not change (§2 row actions), reached by typing their address. */
   isEditable?: (member: Member) => boolean;
+  /** One's own Security tab (on /edit-profile only). */
+  security?: ReactNode;
 }
 
 /** The edit pages of §2: the profile tab, and the change-password tab where it applies. */
@@ -26,6 +29,7 @@ export function MemberEditor({
   canChangePassword,
   withBackLink,
   isEditable = () => true,
+  security,
 }: MemberEditorProps) {
   const { t } = useTranslation();
   return (
@@ -45,6 +49,7 @@ export function MemberEditor({
                   {canChangePassword(edited) && (
                     <Tabs.Tab value="password">{t('members.tab.password')}</Tabs.Tab>
                   )}
+                  {security && <Tabs.Tab value="security">{t('members.tab.security')}</Tabs.Tab>}
                 </Tabs.List>
                 <Tabs.Panel value="profile" pt="lg">
                   <MemberProfileForm member={edited} />
@@ -52,6 +57,11 @@ export function MemberEditor({
                 {canChangePassword(edited) && (
                   <Tabs.Panel value="password" pt="lg">
                     <ChangePasswordForm memberId={edited.id} />
+                  </Tabs.Panel>
+                )}
+                {security && (
+                  <Tabs.Panel value="security" pt="lg">
+                    {security}
                   </Tabs.Panel>
                 )}
               </Tabs>

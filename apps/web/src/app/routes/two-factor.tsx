@@ -1,0 +1,1 @@
+export { TwoFactorPage as Component } from '../../features/auth/components/two-factor-page';

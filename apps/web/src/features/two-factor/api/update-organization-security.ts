@@ -1,0 +1,13 @@
+import type { Account, OrganizationSecurityRequest } from '@portal/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { setAccount } from '../../../lib/account';
+import { apiRequest } from '../../../lib/api-client';
+
+/** PUT /api/v1/accounts/security (super-admin): whether the organisation requires a second factor. */
+export function useUpdateOrganizationSecurity() {
+  return useMutation({
+    mutationFn: (body: OrganizationSecurityRequest) =>
+      apiRequest<Account>('/api/v1/accounts/security', { method: 'PUT', body }),
+    onSuccess: setAccount,
+  });
+}

@@ -69,8 +69,16 @@ function executorFor(database: Database): PgBoss.Db {
  */
 export const jobQueuePlugin = fp(
   async (app) => {
+    const executor = executorFor(app.database);
+    let closed = false;
     const boss = new PgBoss({
-      db: executorFor(app.database),
+      // pg-boss records a job's end without awaiting it: a handler ending after the queue closed
+      // would make that write an unhandled rejection on a closed database. Once closed, its writes
+      // are dropped; a job left unrecorded so is retried after its expiry, as after a crash.
+      db: {
+        executeSql: (text: string, values: unknown[] = []) =>
+          closed ? Promise.resolve({ rows: [] }) : executor.executeSql(text, values),
+      },
       // The portal schedules nothing by cron yet; maintenance (archiving, expiry) stays on.
       schedule: false,
       // Maintenance fails (and so retries) jobs past their expiry, which is how a job held by a
@@ -119,6 +127,7 @@ export const jobQueuePlugin = fp(
       // closes; otherwise that write hits a closed pool.
       await Promise.race([Promise.allSettled([...running]), setTimeout(timeout)]);
       await setImmediate();
+      closed = true;
     });
   },
   { name: 'job-queue', dependencies: ['database'] },

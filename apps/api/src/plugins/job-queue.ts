@@ -41,6 +41,12 @@ export interface JobQueue {
 }
 
 /**
+ * What pg-boss gets for a write dropped after the queue closed: no rows, which its job fetch reads
+ * as no job and its complete/fail as nothing affected.
+ */
+const DROPPED_WRITE = {} as { rows: unknown[] };
+
+/**
  * pg-boss runs on the portal's own database. On PGlite it goes through the `db` executor:
  * statements with parameters go to `query`, parameterless scripts (pg-boss's migrations and
  * locking blocks hold several statements) must go to `exec`, which answers one result per
@@ -77,7 +83,7 @@ export const jobQueuePlugin = fp(
       // are dropped; a job left unrecorded so is retried after its expiry, as after a crash.
       db: {
         executeSql: (text: string, values: unknown[] = []) =>
-          closed ? Promise.resolve({ rows: [] }) : executor.executeSql(text, values),
+          closed ? Promise.resolve(DROPPED_WRITE) : executor.executeSql(text, values),
       },
       // The portal schedules nothing by cron yet; maintenance (archiving, expiry) stays on.
       schedule: false,

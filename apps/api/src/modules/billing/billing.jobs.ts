@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RegionKey } from '@portal/contracts';
 import { portalName } from '../../auth/auth.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { accountInactiveMail } from '../../mail/templates.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
@@ -21,6 +21,7 @@ import {
   listOverdueFlatRateInvoices,
   listOwedInactiveNotices,
   listSuperAdminEmails,
+  lockBalance,
   markAccountActive,
   markAccountInactive,
   recordApplicationUsage,
@@ -310,18 +311,30 @@ export async function reactivateApplicationsOfAccount(deps: AccountJobDeps, job:
 }
 
 /**
+ * Sets an inactive account active once nothing is due, within the caller's database transaction
+ * (which holds the organisation's row lock): a payment's settlement, or the one below.
+ */
+export async function markActiveWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
+  if ((await findAccount(tx, organizationId))?.accountStatus !== 'inactive') return false;
+  if (await hasOpenCharges(tx, organizationId)) return false;
+  return markAccountActive(tx, organizationId);
+}
+
+/**
  * Once nothing is due, sets the inactive account active and reactivates its applications at once
- * through a job; false while a charge is still open. For the payment that settles the due amount.
+ * through a job; false while a charge is still open (or the account is not inactive).
  */
 export async function reactivateAccountWhenSettled(
   db: Db,
   jobQueue: JobQueue,
   organizationId: string,
 ): Promise<boolean> {
-  if (await hasOpenCharges(db, organizationId)) return false;
-  if (!(await markAccountActive(db, organizationId))) return false;
-  await reactivateApplicationsSoon(jobQueue, organizationId);
-  return true;
+  const reactivated = await db.transaction(async (tx) => {
+    await lockBalance(tx, organizationId);
+    return markActiveWhenNothingDue(tx, organizationId);
+  });
+  if (reactivated) await reactivateApplicationsSoon(jobQueue, organizationId);
+  return reactivated;
 }
 
 /** Sends the job that reactivates the applications the system deactivated, once the account is active. */

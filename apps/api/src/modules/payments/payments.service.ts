@@ -27,14 +27,16 @@ import { assertPermission } from '../../plugins/authenticate.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
 import { centsToUsd, settleFromBalance } from '../billing/billing-rules.ts';
-import { reactivateApplicationsSoon } from '../billing/billing.jobs.ts';
+import {
+  markActiveWhenNothingDue,
+  reactivateAccountWhenSettled,
+  reactivateApplicationsSoon,
+} from '../billing/billing.jobs.ts';
 import {
   findCreditAmount,
   findTaxRatePercent,
   findTransaction,
-  hasOpenCharges,
   lockBalance,
-  markAccountActive,
   moveBalance,
   settleTransaction,
 } from '../billing/billing.repository.ts';
@@ -163,13 +165,6 @@ async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Da
   }
 }
 
-/** Sets an inactive account active once nothing is due, within the settling transaction. */
-async function reactivateWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
-  const organization = await findPayingOrganization(tx, organizationId);
-  if (organization?.accountStatus !== 'inactive' || (await hasOpenCharges(tx, organizationId))) return false;
-  return markAccountActive(tx, organizationId);
-}
-
 export function paymentsService({
   db,
   gateway,
@@ -284,7 +279,7 @@ export function paymentsService({
       };
       await settleAttempt(tx, pending.organizationId, pending.id, values);
       // In the same transaction, so a crash cannot leave an account that owes nothing inactive.
-      const accountReactivated = await reactivateWhenNothingDue(tx, pending.organizationId);
+      const accountReactivated = await markActiveWhenNothingDue(tx, pending.organizationId);
       return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated };
     });
     // The daily sweep of forgotten reactivations covers a crash before this job is sent.
@@ -342,16 +337,6 @@ export function paymentsService({
   async function settleLate(attempt: PaymentAttemptRow, outcome: ChargeOutcome) {
     const { attempt: settled } = await settle(attempt, outcome);
     return settled.status;
-  }
-
-  /** Sets an inactive account that owes nothing active, its applications back through the job. */
-  async function reactivateOwingNothing(organizationId: string): Promise<boolean> {
-    const reactivated = await db.transaction(async (tx) => {
-      await lockBalance(tx, organizationId);
-      return reactivateWhenNothingDue(tx, organizationId);
-    });
-    if (reactivated) await reactivateApplicationsSoon(jobQueue, organizationId);
-    return reactivated;
   }
 
   async function removeProfileRow(organizationId: string, profileId: string) {
@@ -445,7 +430,9 @@ export function paymentsService({
           throw error;
         }
         // An account inactive with nothing to pay (an operator set it so) comes back with the card too.
-        if (!accountReactivated) accountReactivated = await reactivateOwingNothing(organization.id);
+        if (!accountReactivated) {
+          accountReactivated = await reactivateAccountWhenSettled(db, jobQueue, organization.id);
+        }
       }
       return { ...toPaymentProfile(profile), accountReactivated };
     },

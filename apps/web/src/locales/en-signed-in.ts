@@ -104,6 +104,8 @@ export const enSignedIn = {
   'legal.next': 'Next',
   'legal.confirm': 'Confirm',
 
+  'copy.copied': 'Copied to clipboard',
+
   'layout.toggleNavigation': 'Toggle navigation',
   'layout.userMenu': 'Account menu of {{name}}',
   'layout.editProfile': 'Edit profile',
@@ -204,7 +206,6 @@ export const enSignedIn = {
   'createApp.creating': 'Creating your application…',
   'createApp.error.activationTimeout':
     'Your application was created but is taking longer than expected to start. Find it in your applications list in a few minutes.',
-  'createApp.copied': 'Copied to clipboard',
   'createApp.loadingValue': 'Loading...',
   'createApp.missingApp': 'This step needs the application you are creating. Open it from your applications.',
   'createApp.success.title': 'Your application is ready',

@@ -4,45 +4,17 @@ import {
   displayNameField,
   emailField,
   INVITATION_EMAILS_PER_REQUEST,
-  isScopableRole,
   meetsPasswordPolicy,
-  ROLE_IDS,
   type MessageKey,
 } from '@portal/contracts';
 import { z } from 'zod';
+import { accessFormFields, requireSelectedApplications } from '../../lib/application-access';
 import { passwordStrengthLevel, type ZxcvbnScore } from '../../lib/password-strength';
-import type { ApplicationAccess } from './member-rules';
 
 const key = (k: MessageKey) => k;
 
-/** Role and application access as the invite and edit forms hold them. */
-const accessFields = {
-  // The form starts with no role (''); a submitted form holds a role id.
-  roleId: z.string().min(1, key('validation.role.required')).pipe(z.enum(ROLE_IDS)),
-  access: z.enum(['all', 'selected'] satisfies ApplicationAccess[]),
-  applicationIds: z.array(z.string()),
-};
-
-/** The fields the invite and edit forms share. */
-export interface AccessFormFields {
-  roleId: string;
-  access: ApplicationAccess;
-  applicationIds: string[];
-}
-
-/** 'Selected applications' needs at least one application, for the roles that may be limited. */
-function requireSelectedApplications(value: AccessFormFields, ctx: z.RefinementCtx) {
-  if (isScopableRole(value.roleId) && value.access === 'selected' && value.applicationIds.length === 0) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['applicationIds'],
-      message: key('validation.applicationScopes.required'),
-    });
-  }
-}
-
 export const MemberProfileFormSchema = z
-  .object({ displayName: displayNameField, ...accessFields })
+  .object({ displayName: displayNameField, ...accessFormFields })
   .superRefine(requireSelectedApplications);
 export type MemberProfileForm = z.input<typeof MemberProfileFormSchema>;
 
@@ -52,7 +24,7 @@ export const InviteMembersFormSchema = z
       .array(emailField)
       .min(1, key('validation.email.required'))
       .max(INVITATION_EMAILS_PER_REQUEST, key('validation.invitationEmails.tooMany')),
-    ...accessFields,
+    ...accessFormFields,
   })
   .superRefine(requireSelectedApplications);
 export type InviteMembersForm = z.input<typeof InviteMembersFormSchema>;

@@ -3,11 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error';
 import { registerToastContainer } from '../../lib/toasts';
 import {
-  applicationScopesFor,
   emailTagsFrom,
   formatLastLogin,
   inviteButtonState,
-  invalidEmailTags,
   invitedTab,
   inviteMaxEntries,
   isSsoUser,
@@ -137,13 +135,6 @@ describe('email tags', () => {
   it('keeps no more than the maximum', () => {
     expect(emailTagsFrom(['a@acme.io,b@acme.io,c@acme.io'], 2)).toEqual(['a@acme.io', 'b@acme.io']);
   });
-
-  it('finds the tags that are not email addresses', () => {
-    expect(invalidEmailTags(['a@acme.io', 'not-an-email', 'b@acme', 'c@acme.io'])).toEqual([
-      'not-an-email',
-      'b@acme',
-    ]);
-  });
 });
 
 describe('invitedTab', () => {
@@ -178,14 +169,6 @@ describe('inviteButtonState', () => {
   it('is hidden under enforced SSO or without INVITE_MEMBER', () => {
     expect(inviteButtonState({ ...account, enforcedSSO: true }, ALL_MEMBER_PERMISSIONS, 1)).toBe('hidden');
     expect(inviteButtonState(account, ['VIEW_MEMBER'], 1)).toBe('hidden');
-  });
-});
-
-describe('applicationScopesFor', () => {
-  it('sends the selected applications only for roles that may be limited', () => {
-    expect(applicationScopesFor('portal.developer', 'selected', ['app-1'])).toEqual(['app-1']);
-    expect(applicationScopesFor('portal.developer', 'all', ['app-1'])).toBeNull();
-    expect(applicationScopesFor('portal.admin', 'selected', ['app-1'])).toBeNull();
   });
 });
 

@@ -1,7 +1,5 @@
 import {
   INVITATION_EMAILS_PER_REQUEST,
-  isScopableRole,
-  isValidEmail,
   PENDING_INVITATIONS_MAX,
   splitEmailList,
   SUPER_ADMIN_ROLE,
@@ -77,9 +75,6 @@ export function emailTagsFrom(tags: readonly string[], maxEntries: number): stri
   return splitEmailList(tags.join('\n')).slice(0, maxEntries);
 }
 
-/** Tags that are not email addresses: shown red, and the form cannot be sent while any remain. */
-export const invalidEmailTags = (tags: readonly string[]) => tags.filter((tag) => !isValidEmail(tag));
-
 /** The Invited members tab: hidden under enforced SSO while nothing is pending; a dot while something is. */
 export function invitedTab(enforcedSSO: boolean, pendingCount: number): { visible: boolean; dot: boolean } {
   return { visible: !enforcedSSO || pendingCount > 0, dot: pendingCount > 0 };
@@ -94,17 +89,6 @@ export function inviteButtonState(
 ): InviteButtonState {
   if (account.enforcedSSO || !permissions.includes('INVITE_MEMBER')) return 'hidden';
   return account.accountStatus === 'active' && memberCount < account.memberLimit ? 'enabled' : 'disabled';
-}
-
-export type ApplicationAccess = 'all' | 'selected';
-
-/** The applicationScopes to send: null (all) unless the role may be limited and selected apps were chosen. */
-export function applicationScopesFor(
-  roleId: string,
-  access: ApplicationAccess,
-  applicationIds: string[],
-): string[] | null {
-  return isScopableRole(roleId) && access === 'selected' ? applicationIds : null;
 }
 
 /** Refusals whose server message already carries the §8 wording, with the email or limit filled in. */

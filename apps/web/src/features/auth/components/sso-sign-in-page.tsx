@@ -1,4 +1,4 @@
-import { SSO_DOMAIN_ALLOWED, SSO_DOMAIN_MAX_LENGTH } from '@portal/contracts';
+import { SSO_DOMAIN_MAX_LENGTH } from '@portal/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useId, useRef } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,15 +12,8 @@ import { submitErrorText } from '../../../lib/form-errors';
 import { ERROR_DESCRIPTION_PARAM } from '../../../lib/guard';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
+import { sanitizeSsoDomain } from '../../../lib/sso-domain';
 import { useSsoSignIn } from '../api/sso-sign-in';
-
-/** Typed and pasted text alike keeps only letters, digits and dashes, up to the maximum length. */
-function sanitizeDomain(value: string): string {
-  return [...value]
-    .filter((character) => SSO_DOMAIN_ALLOWED.test(character))
-    .join('')
-    .slice(0, SSO_DOMAIN_MAX_LENGTH);
-}
 
 /** §8: two identity-provider refusals have their own wording; anything else is shown as sent. */
 function ssoErrorText(description: string): string {
@@ -58,7 +51,7 @@ export function SsoSignInPage() {
   const errorDescription = params.get(ERROR_DESCRIPTION_PARAM);
   const { mutate: startSso, isPending, error } = useSsoSignIn();
   const form = useSchemaForm({
-    defaultValues: { domain: sanitizeDomain(params.get('org') ?? '') },
+    defaultValues: { domain: sanitizeSsoDomain(params.get('org') ?? '') },
     loadSchema: loadSsoDomainSchema,
   });
 
@@ -83,7 +76,7 @@ export function SsoSignInPage() {
           <StatusAlert kind="fail" message={submitErrorText(error)} />
           <TextField
             {...domain}
-            onChange={(event) => form.setValue('domain', sanitizeDomain(event.currentTarget.value))}
+            onChange={(event) => form.setValue('domain', sanitizeSsoDomain(event.currentTarget.value))}
             label={t('sso.domain')}
             maxLength={SSO_DOMAIN_MAX_LENGTH}
             autoComplete="organization"

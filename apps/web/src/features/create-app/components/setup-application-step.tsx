@@ -8,7 +8,7 @@ import { usePublicConfig } from '../../../lib/public-config';
 import { useApiKey } from '../api/get-api-key';
 import { PLATFORMS, PRODUCT_TYPES, codeSamples, type Platform, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
-import { CopyAction } from './copy-action';
+import { CopyAction } from '../../../components/copy-action';
 import { ExternalLinkButton, StepHeading } from './step-parts';
 import { SuccessModal } from './success-modal';
 

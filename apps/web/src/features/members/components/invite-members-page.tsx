@@ -11,9 +11,10 @@ import { useSignedInAccount } from '../../../lib/account';
 import { useCreateInvitations } from '../api/create-invitations';
 import { useInvitations } from '../api/list-invitations';
 import { InviteMembersFormSchema, type InviteMembersForm } from '../member-forms';
-import { applicationScopesFor, inviteMaxEntries, memberChangeErrorText } from '../member-rules';
+import { applicationScopesFor } from '../../../lib/application-access';
+import { inviteMaxEntries, memberChangeErrorText } from '../member-rules';
 import { EmailTagsInput } from './email-tags-input';
-import { QueryContent } from './query-content';
+import { QueryContent } from '../../../components/query-content';
 import { RoleAndAccessFields } from './role-and-access-fields';
 import { BackToMembersLink } from './back-to-members-link';
 

@@ -10,7 +10,7 @@ import { useMembers } from '../api/list-members';
 import { inviteButtonState, invitedTab } from '../member-rules';
 import { InvitationsTable } from './invitations-table';
 import { MembersTable } from './members-table';
-import { QueryContent } from './query-content';
+import { QueryContent } from '../../../components/query-content';
 
 /**
  * §2 /manage-members: members and invited members, with the invite button when inviting is possible.

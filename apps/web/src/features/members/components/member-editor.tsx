@@ -6,7 +6,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { ChangePasswordForm } from './change-password-form';
 import { MemberProfileForm } from './member-profile-form';
 import { MemberSummary } from './member-summary';
-import { QueryContent } from './query-content';
+import { QueryContent } from '../../../components/query-content';
 import { BackToMembersLink } from './back-to-members-link';
 import { StatusAlert } from '../../../components/status-alert';
 

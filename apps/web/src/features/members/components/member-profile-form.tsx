@@ -9,16 +9,15 @@ import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
 import { useUpdateMember } from '../api/update-member';
 import { MemberProfileFormSchema, type MemberProfileForm } from '../member-forms';
-import { applicationScopesFor, memberChangeErrorText } from '../member-rules';
+import { accessFormValuesOf, applicationScopesFor } from '../../../lib/application-access';
+import { memberChangeErrorText } from '../member-rules';
 import { RoleAndAccessFields } from './role-and-access-fields';
 import { useConfirmedChange } from './use-confirmed-change';
 
 function formValues(member: Member): MemberProfileForm {
   return {
     displayName: member.displayName,
-    roleId: member.roles[0]?.id ?? '',
-    access: member.applicationScopes ? 'selected' : 'all',
-    applicationIds: member.applicationScopes?.map((scope) => scope.id) ?? [],
+    ...accessFormValuesOf(member.roles[0]?.id ?? '', member.applicationScopes),
   };
 }
 

@@ -7,7 +7,7 @@ import { useSignedInAccount } from '../../../lib/account';
 import { fieldError } from '../../../lib/form-errors';
 import { useApplications } from '../../../api/applications/list-applications';
 import { useRoleName } from '../api/list-roles';
-import type { AccessFormFields } from '../member-forms';
+import type { AccessFormFields } from '../../../lib/application-access';
 
 interface RoleAndAccessFieldsProps {
   roleIds: readonly RoleId[];

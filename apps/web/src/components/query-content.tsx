@@ -2,8 +2,8 @@ import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { translate } from '../../../lib/i18n';
-import { Loading } from '../../../components/page-loader';
+import { translate } from '../lib/i18n';
+import { Loading } from './page-loader';
 
 interface QueryContentProps<T> {
   query: UseQueryResult<T>;

@@ -1,9 +1,9 @@
 import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
-import { showToast } from '../../../lib/toasts';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useTranslation } from '../../../lib/i18n';
+import { useTranslation } from '../lib/i18n';
+import { showToast } from '../lib/toasts';
 
-/** Copies a value and confirms it with a success toast (§2 setup application). */
+/** Copies a value and confirms it with a success toast (§2 setup application, the single sign-on values). */
 export function CopyAction({
   value,
   label,
@@ -25,7 +25,7 @@ export function CopyAction({
             disabled={disabled}
             onClick={() => {
               copy();
-              showToast({ color: 'green', message: t('createApp.copied') });
+              showToast({ color: 'green', message: t('copy.copied') });
             }}
           >
             {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}

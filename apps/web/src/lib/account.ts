@@ -58,6 +58,7 @@ export function useAccountState(): AccountState {
     status: 'signed-in',
     isAccountFilled: data.isAccountFilled,
     permissions: data.permissions,
+    roleIds: data.roles.map((role) => role.id),
     twoFactorEnrolmentRequired: data.twoFactorEnrolmentRequired,
   };
 }

@@ -1,17 +1,19 @@
 import { PERMISSIONS, type Permission } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { decideGuard, type AccountState, type GuardInput } from './guard';
+import { decideGuard, SUPER_ADMIN_ACCESS, type AccountState, type GuardInput } from './guard';
 
 const signedIn = (
   overrides: Partial<{
     isAccountFilled: boolean;
     permissions: Permission[];
+    roleIds: string[];
     twoFactorEnrolmentRequired: boolean;
   }> = {},
 ): AccountState => ({
   status: 'signed-in',
   isAccountFilled: true,
   permissions: [...PERMISSIONS],
+  roleIds: ['portal.super-admin'],
   twoFactorEnrolmentRequired: false,
   ...overrides,
 });
@@ -117,6 +119,22 @@ describe('decideGuard', () => {
     });
     expect(decideGuard(input({ pathname: '/edit-profile', access: 'login', account }))).toEqual({
       type: 'render',
+    });
+  });
+
+  it('opens a super-admin page to the super-admin role alone, whatever the permissions', () => {
+    const page = { pathname: '/single-sign-on', access: SUPER_ADMIN_ACCESS } as const;
+    expect(decideGuard(input({ ...page, account: signedIn() }))).toEqual({ type: 'render' });
+    for (const roleId of ['portal.admin', 'portal.moderator', 'portal.analyst', 'portal.developer']) {
+      expect(
+        decideGuard(
+          input({ ...page, account: signedIn({ roleIds: [roleId], permissions: [...PERMISSIONS] }) }),
+        ),
+      ).toEqual({ type: 'redirect', to: '/forbidden' });
+    }
+    expect(decideGuard(input({ ...page, account: signedIn({ roleIds: [], permissions: [] }) }))).toEqual({
+      type: 'redirect',
+      to: '/forbidden',
     });
   });
 

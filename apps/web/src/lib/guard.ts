@@ -1,20 +1,40 @@
-import { uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
+import { SUPER_ADMIN_ROLE, uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
 import { carryingRedirect, loginPathFor, REDIRECT_PARAM, safeRedirectPath } from './redirects';
 
+/**
+ * Beyond the spec: pages no permission opens, only the super-admin role (organisation single
+ * sign-on). The server checks the same role.
+ */
+export const SUPER_ADMIN_ACCESS = 'super-admin';
+
+/** What a signed-in user needs for a page or a menu item: a permission, or the super-admin role. */
+export type SignedInAccess = Permission | typeof SUPER_ADMIN_ACCESS;
+
 /** Who may open a route (§2 route table): anyone, signed-out pages, any signed-in user, or a permission. */
-export type RouteAccess = 'any' | 'public' | 'login' | Permission;
+export type RouteAccess = 'any' | 'public' | 'login' | SignedInAccess;
+
+/** What decides a signed-in user's access: the account's permissions and role ids. */
+export interface AccessHolder {
+  permissions: readonly Permission[];
+  roleIds: readonly string[];
+}
+
+/** Whether the signed-in user may open a page or see its menu item. */
+export function mayAccess(access: SignedInAccess, holder: AccessHolder): boolean {
+  if (access === SUPER_ADMIN_ACCESS) return holder.roleIds.includes(SUPER_ADMIN_ROLE);
+  return uiPermissions(holder.permissions).includes(access);
+}
 
 export type AccountState =
   | { status: 'loading' }
   | { status: 'error' }
   | { status: 'signed-out' }
-  | {
+  | ({
       status: 'signed-in';
       isAccountFilled: boolean;
-      permissions: readonly Permission[];
       /** The organisation requires a second factor the user has not set up: only enrolment opens. */
       twoFactorEnrolmentRequired: boolean;
-    };
+    } & AccessHolder);
 
 /** The page a Google sign-in was started from, so a refused corporate check can return there. */
 export type GoogleSignInOrigin = 'login' | 'signup';
@@ -87,7 +107,6 @@ export function decideGuard({
   const onSetup = pathname === SETUP_ORGANIZATION_PATH;
   if (!account.isAccountFilled && !onSetup) return redirect(SETUP_ORGANIZATION_PATH);
   if (account.isAccountFilled && onSetup) return redirect('/');
-  if (access !== 'login' && !uiPermissions(account.permissions).includes(access))
-    return redirect('/forbidden');
+  if (access !== 'login' && !mayAccess(access, account)) return redirect('/forbidden');
   return render;
 }

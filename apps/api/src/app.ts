@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
 import { billingJobs } from './modules/billing/billing.jobs.ts';
@@ -155,6 +156,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(membersRoutes, { prefix: '/api/v1/members' });
   await app.register(rolesRoutes, { prefix: '/api/v1/roles' });
   await app.register(invitationsRoutes, { prefix: '/api/v1/invitations' });
+  await app.register(ssoRoutes, { prefix: '/api/v1/sso' });
   await app.register(publicInvitationsRoutes, { prefix: '/api/invitations' });
   await app.register(regionalSessionsRoutes);
   await app.register(operatorsRoutes, { prefix: OPERATOR_API_PREFIX });

@@ -44,6 +44,18 @@ const ConfigSchema = z
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     // The OpenID issuer Google sign-in discovers its endpoints from (a local provider in tests).
     GOOGLE_ISSUER: optionalUrl,
+    // Origins of organisations' identity providers on a private network or loopback (comma-separated):
+    // SSO refuses to fetch from such hosts otherwise (SSRF protection); public IdPs need nothing here.
+    SSO_TRUSTED_IDP_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url().transform((origin) => new URL(origin).origin))),
     PRODUCT_NAME: z.string().min(1).default('Social'),
     // The seller's postal address printed under the product name on invoices, lines separated by `|`.
     SELLER_ADDRESS: z.string().default(''),
@@ -189,6 +201,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   google: GoogleConfig | undefined;
+  /** SSO_TRUSTED_IDP_ORIGINS: private-network identity providers organisations may connect. */
+  ssoTrustedIdpOrigins: string[];
   productName: string;
   /** The seller's address on invoices, one entry a line; empty when unset. */
   sellerAddressLines: string[];
@@ -271,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     google: googleConfig(e),
+    ssoTrustedIdpOrigins: e.SSO_TRUSTED_IDP_ORIGINS,
     productName: e.PRODUCT_NAME,
     sellerAddressLines: e.SELLER_ADDRESS.split('|')
       .map((line) => line.trim())

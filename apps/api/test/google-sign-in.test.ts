@@ -14,7 +14,9 @@ import { GOOGLE_TEST_CLIENT, GoogleStandIn, type GoogleIdentity } from './google
 import {
   INITIAL_SETUP,
   TEST_ORIGIN,
+  accountOf,
   cookieHeader,
+  sessionCookieOf,
   jsonRequest,
   setUpOrganization,
   signIn,
@@ -53,13 +55,6 @@ interface Landing {
   session: string | undefined;
 }
 
-/** The session cookie among a response's Set-Cookie headers (not the expired state cookie). */
-function sessionCookieOf(setCookie: string | string[] | undefined): string | undefined {
-  const pair = cookieHeader(setCookie)
-    .split('; ')
-    .find((cookie) => cookie.startsWith(`${SESSION_COOKIE_NAME}=`));
-  return pair && pair.length > SESSION_COOKIE_NAME.length + 1 ? pair : undefined;
-}
 
 /** The Google button's flow: start at the portal, through the stand-in's consent, back to the portal's callback. */
 async function signInWithGoogle(as: GoogleIdentity | undefined, cookie?: string): Promise<Landing> {
@@ -96,17 +91,7 @@ async function accountsOf(userId: string) {
   return accounts.map((account) => account.providerId).sort();
 }
 
-async function me(cookie: string) {
-  const response = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as {
-    email: string;
-    memberId: string;
-    isAccountFilled: boolean;
-    organization: string;
-    organizationId: string;
-  };
-}
+const me = (cookie: string) => accountOf(t.app, cookie);
 
 describe('whether Google sign-in is offered', () => {
   it('says so in the public configuration only when Google is configured', async () => {

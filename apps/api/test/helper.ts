@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RoleId } from '@portal/contracts';
+import type { Account, RoleId } from '@portal/contracts';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { SESSION_COOKIE_NAME } from '../src/auth/auth.ts';
 import type { Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
@@ -112,6 +113,21 @@ export function expectApiError(response: InjectedResponse, status: number, code?
 export function cookieHeader(setCookie: string | string[] | undefined): string {
   const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   return list.map((c) => c.split(';')[0]).join('; ');
+}
+
+/** The session cookie among a response's Set-Cookie headers (not an expired, emptied one), if any. */
+export function sessionCookieOf(setCookie: string | string[] | undefined): string | undefined {
+  const pair = cookieHeader(setCookie)
+    .split('; ')
+    .find((cookie) => cookie.startsWith(`${SESSION_COOKIE_NAME}=`));
+  return pair && pair.length > SESSION_COOKIE_NAME.length + 1 ? pair : undefined;
+}
+
+/** The signed-in user's account (GET /api/v1/accounts/me), which must answer. */
+export async function accountOf(app: FastifyInstance, cookie: string): Promise<Account> {
+  const response = await app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as Account;
 }
 
 export interface StoredMail {

@@ -51,6 +51,16 @@ export const ERROR_DEFINITIONS = {
   TOP_UP_NOT_AVAILABLE: { status: 409, message: 'errors.topUpNotAvailable' },
   TWO_FACTOR_ENROLMENT_REQUIRED: { status: 403, message: 'errors.twoFactorEnrolmentRequired' },
   OWN_TWO_FACTOR_REQUIRED: { status: 409, message: 'errors.ownTwoFactorRequired' },
+  SSO_ORGANIZATION_NOT_FOUND: { status: 404, message: 'sso.error.organizationNotFound' },
+  SSO_REQUIRED: { status: 403, message: 'sso.error.required' },
+  SSO_NOT_CONFIGURED: { status: 409, message: 'sso.error.notConfigured' },
+  SSO_DOMAIN_TAKEN: { status: 409, message: 'sso.error.domainTaken' },
+  SSO_EMAIL_DOMAIN_TAKEN: { status: 409, message: 'sso.error.emailDomainTaken' },
+  SSO_EMAIL_DOMAIN_FREE_MAIL: { status: 400, message: 'sso.error.emailDomainFreeMail' },
+  SSO_CONNECTION_FAILED: { status: 422, message: 'sso.error.connectionFailed' },
+  SSO_APPLICATION_NOT_FOUND: { status: 400, message: 'sso.error.defaultApplicationNotFound' },
+  USER_LIMIT_REACHED: { status: 403, message: 'sso.error.userLimitReached' },
+  NOT_IN_WHITELIST: { status: 403, message: 'sso.error.notInWhitelist' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERROR_DEFINITIONS;

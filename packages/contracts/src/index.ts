@@ -14,3 +14,4 @@ export * from './control-characters.ts';
 export * from './billing.ts';
 export * from './operators.ts';
 export * from './payments.ts';
+export * from './sso.ts';

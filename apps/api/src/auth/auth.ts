@@ -23,6 +23,7 @@ import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
+import { portalSso, providerIdOfReturn, ssoDatabaseHooks, ssoMembership } from './sso.ts';
 import { awaitsSecondFactor, portalTwoFactor } from './two-factor.ts';
 
 const SESSION_COOKIE_PREFIX = 'portal';
@@ -121,6 +122,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     }
   };
   const attempts = codeAttempts(db);
+  const ssoHooks = ssoDatabaseHooks(ssoMembership(db));
   const linkTo = (pathname: string, params: Record<string, string>) =>
     `${config.publicUrl}${pathname}?${new URLSearchParams(params).toString()}`;
 
@@ -129,7 +131,9 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     baseURL: config.publicUrl,
     basePath: '/api/auth',
     secret,
-    trustedOrigins: [config.publicUrl],
+    // Organisations' identity providers on a private network are fetched only when the operator
+    // trusts their origin (the SSO plugin refuses non-public hosts otherwise).
+    trustedOrigins: [config.publicUrl, ...config.ssoTrustedIdpOrigins],
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: {
@@ -139,6 +143,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         verification: schema.verification,
         jwks: schema.jwks,
         twoFactor: schema.twoFactor,
+        ssoProvider: schema.ssoProvider,
       },
     }),
     // Rate limits are applied by the portal's own limiter (per IP and per account).
@@ -175,7 +180,19 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     },
     // A Google sign-in whose address matches an existing user links to that user only when Google
     // and the portal have both verified the address (better-auth's defaults; decision 021).
-    account: { accountLinking: { enabled: true, requireLocalEmailVerified: true } },
+    // An organisation's identity provider signs in members it vouches for, linked by address to an
+    // existing verified user: the SSO hooks (sso.ts) then admit only this organisation's members or
+    // new people from its own domains, so no other organisation's user can be reached this way.
+    account: {
+      accountLinking: {
+        enabled: true,
+        requireLocalEmailVerified: true,
+        trustedProviders: (request) => {
+          const providerId = request && providerIdOfReturn(new URL(request.url).pathname);
+          return providerId ? [providerId] : [];
+        },
+      },
+    },
     // Failures without a page of their own (a callback without state) land on the web's /error.
     onAPIError: { errorURL: `${config.publicUrl}/error` },
     user: {
@@ -188,8 +205,11 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       },
     },
     databaseHooks: {
+      user: { create: { before: ssoHooks.userCreateBefore } },
+      account: { create: { before: ssoHooks.accountCreateBefore } },
       session: {
         create: {
+          before: ssoHooks.sessionCreateBefore,
           after: async (session, context) => {
             // The password step of a sign-in with a second factor is not a login yet.
             if (await awaitsSecondFactor(db, session.userId, context?.path)) return;
@@ -238,6 +258,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
         },
       }),
       ...(config.google ? [googleSignIn(config.google)] : []),
+      ...portalSso(db),
       ...portalTwoFactor({ publicUrl: config.publicUrl, portalName: portalName(config) }),
       jwt({
         disableSettingJwtHeader: true,

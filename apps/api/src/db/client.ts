@@ -84,8 +84,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 /** True for PostgreSQL's unique_violation (23505), on either driver, however Drizzle wraps it. */
 export function isUniqueViolation(error: unknown): boolean {
+  return uniqueViolationOf(error) !== undefined;
+}
+
+/**
+ * The unique_violation (23505) inside an error, on either driver, however Drizzle wraps it, with the
+ * constraint or index it broke (empty when the driver does not say).
+ */
+export function uniqueViolationOf(error: unknown): { constraint: string } | undefined {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
+    const { code, constraint } = current as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return { constraint: typeof constraint === 'string' ? constraint : '' };
   }
-  return false;
+  return undefined;
 }

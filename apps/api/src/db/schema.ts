@@ -26,6 +26,7 @@ import {
   pgTable,
   serial,
   text,
+  jsonb,
   timestamp,
   uniqueIndex,
   type AnyPgColumn,
@@ -148,58 +149,69 @@ const applicationIdColumn = () =>
     .notNull()
     .references(() => application.id, { onDelete: 'cascade' });
 
-export const organization = pgTable('organization', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull().default(''),
-  email: text('email').notNull(),
-  contractType: text('contract_type', { enum: CONTRACT_TYPES }).notNull().default('payg'),
-  accountStatus: text('account_status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
-  isFilled: boolean('is_filled').notNull().default(false),
-  trialEndAt: timestamp('trial_end_at', { withTimezone: true }),
-  memberLimit: integer('member_limit').notNull().default(10),
-  applicationLimit: integer('application_limit').notNull().default(10),
-  enforcedSso: boolean('enforced_sso').notNull().default(false),
-  /** Beyond the spec: members who sign in with a password or Google must use a second factor. */
-  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
-  isFreeCredit: boolean('is_free_credit').notNull().default(true),
-  firstName: text('first_name').notNull().default(''),
-  lastName: text('last_name').notNull().default(''),
-  billingName: text('billing_name').notNull().default(''),
-  billingAddress: text('billing_address').notNull().default(''),
-  billingAddress2: text('billing_address2').notNull().default(''),
-  billingCountry: text('billing_country').notNull().default(''),
-  billingState: text('billing_state').notNull().default(''),
-  billingCity: text('billing_city').notNull().default(''),
-  billingZipCode: text('billing_zip_code').notNull().default(''),
-  vatNumber: text('vat_number').notNull().default(''),
-  // PAYG: the prepaid balance, spent by monthly service charges down to the minimum (below 0 is an
-  // overdraft the operator allows).
-  balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
-  minimumBalanceCents: bigint('minimum_balance_cents', { mode: 'number' }).notNull().default(0),
-  // The transaction left due whose inactive-account notice is still to be sent: set with the status
-  // in the same database transaction and cleared once the notice is queued, so a crash in between
-  // leaves it for the next sweep instead of losing the notice.
-  inactiveNoticeTransactionId: bigint('inactive_notice_transaction_id', { mode: 'number' }),
-  /** The organisation as a customer of the payment gateway, made when its first card is saved. */
-  gatewayCustomerRef: text('gateway_customer_ref'),
-  /**
-   * Whether the organisation has a saved card: kept with the cards in the same database transaction,
-   * so the session check reads it with the organisation instead of counting cards on every request.
-   */
-  hasPaymentProfile: boolean('has_payment_profile').notNull().default(false),
-  /** The month (`YYYY-MM`) in which its super-admins were last warned that the balance runs low. */
-  lowBalanceWarnedFor: text('low_balance_warned_for'),
-  // Flat-rate: the licence (its MAU and monthly fee), the price plan of each MAU above it and the
-  // support plan with its monthly fee; PAYG leaves them at their defaults.
-  licenseMau: integer('license_mau').notNull().default(0),
-  licenseFeeCents: bigint('license_fee_cents', { mode: 'number' }).notNull().default(0),
-  contractPlan: text('contract_plan', { enum: PLAN_KEYS }).notNull().default('advance'),
-  supportPlan: text('support_plan').notNull().default(''),
-  supportPlanFeeCents: bigint('support_plan_fee_cents', { mode: 'number' }).notNull().default(0),
-  privacyPolicyAcceptedAt: timestamp('privacy_policy_accepted_at', { withTimezone: true }),
-  termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
-  ...timestamps,
-});
+export const organization = pgTable(
+  'organization',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull(),
+    contractType: text('contract_type', { enum: CONTRACT_TYPES }).notNull().default('payg'),
+    accountStatus: text('account_status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
+    isFilled: boolean('is_filled').notNull().default(false),
+    trialEndAt: timestamp('trial_end_at', { withTimezone: true }),
+    memberLimit: integer('member_limit').notNull().default(10),
+    applicationLimit: integer('application_limit').notNull().default(10),
+    enforcedSso: boolean('enforced_sso').notNull().default(false),
+    /** Beyond the spec: members who sign in with a password or Google must use a second factor. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    isFreeCredit: boolean('is_free_credit').notNull().default(true),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    billingName: text('billing_name').notNull().default(''),
+    billingAddress: text('billing_address').notNull().default(''),
+    billingAddress2: text('billing_address2').notNull().default(''),
+    billingCountry: text('billing_country').notNull().default(''),
+    billingState: text('billing_state').notNull().default(''),
+    billingCity: text('billing_city').notNull().default(''),
+    billingZipCode: text('billing_zip_code').notNull().default(''),
+    vatNumber: text('vat_number').notNull().default(''),
+    // PAYG: the prepaid balance, spent by monthly service charges down to the minimum (below 0 is an
+    // overdraft the operator allows).
+    balanceCents: bigint('balance_cents', { mode: 'number' }).notNull().default(0),
+    minimumBalanceCents: bigint('minimum_balance_cents', { mode: 'number' }).notNull().default(0),
+    // The transaction left due whose inactive-account notice is still to be sent: set with the status
+    // in the same database transaction and cleared once the notice is queued, so a crash in between
+    // leaves it for the next sweep instead of losing the notice.
+    inactiveNoticeTransactionId: bigint('inactive_notice_transaction_id', { mode: 'number' }),
+    /** The organisation as a customer of the payment gateway, made when its first card is saved. */
+    gatewayCustomerRef: text('gateway_customer_ref'),
+    /**
+     * Whether the organisation has a saved card: kept with the cards in the same database transaction,
+     * so the session check reads it with the organisation instead of counting cards on every request.
+     */
+    hasPaymentProfile: boolean('has_payment_profile').notNull().default(false),
+    /** The month (`YYYY-MM`) in which its super-admins were last warned that the balance runs low. */
+    lowBalanceWarnedFor: text('low_balance_warned_for'),
+    // Flat-rate: the licence (its MAU and monthly fee), the price plan of each MAU above it and the
+    // support plan with its monthly fee; PAYG leaves them at their defaults.
+    licenseMau: integer('license_mau').notNull().default(0),
+    licenseFeeCents: bigint('license_fee_cents', { mode: 'number' }).notNull().default(0),
+    contractPlan: text('contract_plan', { enum: PLAN_KEYS }).notNull().default('advance'),
+    supportPlan: text('support_plan').notNull().default(''),
+    supportPlanFeeCents: bigint('support_plan_fee_cents', { mode: 'number' }).notNull().default(0),
+    // Organisation SSO (beyond the spec): the domain people type on /sign-in-sso (unique, compared
+    // lowercase), addresses allowed besides the owned email domains (sso_email_domain), and what a
+    // member made at their first SSO sign-in gets (applications in sso_default_application_scope).
+    ssoDomain: text('sso_domain'),
+    ssoAllowedEmails: jsonb('sso_allowed_emails').$type<string[]>().notNull().default([]),
+    ssoDefaultRoleId: text('sso_default_role_id', { enum: ROLE_IDS }).notNull().default('portal.developer'),
+    ssoDefaultAllApplications: boolean('sso_default_all_applications').notNull().default(true),
+    privacyPolicyAcceptedAt: timestamp('privacy_policy_accepted_at', { withTimezone: true }),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('organization_sso_domain_idx').on(sql`lower(${t.ssoDomain})`)],
+);
 
 export const member = pgTable(
   'member',
@@ -286,6 +298,52 @@ export const memberApplicationScope = pgTable(
     applicationId: applicationIdColumn(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.applicationId] })],
+);
+
+/**
+ * An organisation's identity provider, in the shape @better-auth/sso reads (its protocol settings as
+ * JSON text): one per organisation, its providerId fixed per organisation so the URLs pasted into
+ * the identity provider never change. userId is the super-admin who connected it.
+ */
+export const ssoProvider = pgTable('sso_provider', {
+  id: text('id').primaryKey(),
+  issuer: text('issuer').notNull(),
+  oidcConfig: text('oidc_config'),
+  samlConfig: text('saml_config'),
+  userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+  providerId: text('provider_id').notNull().unique(),
+  organizationId: text('organization_id')
+    .notNull()
+    .unique()
+    .references(() => organization.id, { onDelete: 'cascade' }),
+  /** The organisation's owned email domains, comma-separated (the plugin links existing users from these). */
+  domain: text('domain').notNull(),
+  /**
+   * Always true: the plugin links an existing user to an SSO sign-in only from a provider whose
+   * domain is verified; the portal's own rules (sso.ts) decide who may be linked.
+   */
+  domainVerified: boolean('domain_verified').notNull().default(true),
+  ...timestamps,
+});
+
+/** An email domain an organisation owns for SSO: at most one organisation owns each. */
+export const ssoEmailDomain = pgTable(
+  'sso_email_domain',
+  {
+    domain: text('domain').primaryKey(),
+    organizationId: organizationIdColumn(),
+  },
+  (t) => [index('sso_email_domain_organization_id_idx').on(t.organizationId)],
+);
+
+/** The applications a member made at their first SSO sign-in may see, when not all of them. */
+export const ssoDefaultApplicationScope = pgTable(
+  'sso_default_application_scope',
+  {
+    organizationId: organizationIdColumn(),
+    applicationId: applicationIdColumn(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.applicationId] })],
 );
 
 /**
@@ -433,7 +491,9 @@ export const paymentProfile = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('payment_profile_single_default_idx').on(t.organizationId).where(sql`${t.isDefault}`),
+    uniqueIndex('payment_profile_single_default_idx')
+      .on(t.organizationId)
+      .where(sql`${t.isDefault}`),
     index('payment_profile_organization_created_idx').on(t.organizationId, t.createdAt),
   ],
 );
@@ -481,7 +541,9 @@ export const paymentAttempt = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
-    index('payment_attempt_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('payment_attempt_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
     index('payment_attempt_organization_idx').on(t.organizationId, t.createdAt),
   ],
 );

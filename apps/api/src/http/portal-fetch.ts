@@ -27,6 +27,6 @@ export function portalFetch(app: FastifyInstance, publicUrl: string): typeof fet
         if (item !== undefined) headers.append(name, String(item));
     }
     const empty = answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD';
-    return new Response(empty ? null : answer.rawPayload, { status: answer.statusCode, headers });
+    return new Response(empty ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers });
   };
 }

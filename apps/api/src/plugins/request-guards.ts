@@ -15,8 +15,17 @@ function originOf(value: string): string | undefined {
   }
 }
 
+/**
+ * A SAML identity provider's answer is a form the browser posts from the IdP's page: it is signed by
+ * the IdP and must answer a sign-in request this portal made (InResponseTo), which is what a forged
+ * post cannot do, so it is the one state-changing call from another origin.
+ */
+const SAML_ASSERTION_CONSUMER_PREFIX = '/api/auth/sso/saml2/sp/acs/';
+
 function isPortalApi(url: string): boolean {
-  return PORTAL_API_PREFIXES.some((prefix) => url.startsWith(prefix));
+  return (
+    PORTAL_API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !url.startsWith(SAML_ASSERTION_CONSUMER_PREFIX)
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { SESSION_COOKIE_NAME } from '../../auth/auth.ts';
 import { codeAttempts, type CodePurpose } from '../../auth/code-attempts.ts';
 import type { SessionVerifier } from '../../auth/session.ts';
+import { providerIdOfReturn } from '../../auth/sso.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
 
@@ -14,6 +15,11 @@ interface EnabledEndpoint {
   guard?: (context: GuardContext) => Promise<void> | void;
   /** Runs after better-auth answered (for limits that count only failures). */
   after?: (context: GuardContext, status: number) => void;
+  /**
+   * Where a browser comes back from an identity provider: a refusal is a redirect to /sign-in-sso
+   * with its message (as the SSO plugin's own refusals are), not a JSON page.
+   */
+  browserReturn?: true;
 }
 
 interface GuardContext {
@@ -164,6 +170,64 @@ export const GOOGLE_ENDPOINTS: Record<string, EnabledEndpoint> = {
   '/callback/google': { method: 'GET', use: "Google's redirect back to the portal" },
 };
 
+/**
+ * Organisation single sign-on (the SSO plugin): starting it by the organisation's SSO domain and the
+ * identity provider's way back. The provider id in a path is the organisation's (sso.ts).
+ */
+export const SSO_ENDPOINTS: Record<string, EnabledEndpoint> = {
+  '/sign-in/sso': {
+    method: 'POST',
+    use: "start an organisation's single sign-on (/sign-in-sso)",
+    guard: ({ request, reply, limits }) => limits.perIp(request, reply, 'sign-in-sso'),
+  },
+  '/sso/callback/:providerId': {
+    method: 'GET',
+    use: "an OpenID identity provider's redirect back to the portal",
+    browserReturn: true,
+  },
+  '/sso/saml2/sp/acs/:providerId': {
+    method: 'POST',
+    use: "a SAML identity provider's signed answer, posted by the browser (the assertion consumer service)",
+    browserReturn: true,
+  },
+  '/sso/saml2/sp/metadata': { method: 'GET', use: "the portal's SAML service-provider metadata" },
+};
+
+/** The enabled endpoint a path under /api/auth names, the provider id of an SSO return standing for its pattern. */
+function enabledEndpoint(endpoints: Record<string, EnabledEndpoint>, pathname: string) {
+  const providerId = providerIdOfReturn(pathname);
+  const path = pathname.slice('/api/auth'.length);
+  return endpoints[providerId ? path.replace(/[^/]+$/, ':providerId') : path];
+}
+
+/** The web page an identity provider's refused return lands on, with the message it shows (§8). */
+function ssoErrorPage(publicUrl: string, status: number, payload: Buffer | null): string {
+  const body = parseObject(payload);
+  const code = typeof body.code === 'string' && body.code ? body.code : (CODE_FOR_STATUS[status] ?? 'BAD_REQUEST');
+  const message = typeof body.message === 'string' && body.message ? body.message : code;
+  return `${publicUrl}/sign-in-sso?${new URLSearchParams({ error: code, error_description: message })}`;
+}
+
+/**
+ * What the SSO plugin's refusals without a description mean to a person: /sign-in-sso shows the
+ * description (§8), and the plugin's bare codes would leave it blank.
+ */
+const SSO_REFUSAL_TEXT: Record<string, string> = {
+  account_not_linked:
+    'This email already has a portal account that your identity provider may not sign in to. Sign in with your password, or ask your administrator.',
+  signup_disabled: 'Your identity provider may not create new portal accounts. Ask your administrator.',
+};
+
+/** A redirect of an identity provider's return to an error, with a description the page can show. */
+function describedSsoRefusal(location: string, publicUrl: string): string {
+  const url = new URL(location, publicUrl);
+  const error = url.searchParams.get('error');
+  if (!error || url.searchParams.get('error_description')) return location;
+  const key = error.replace(/\s+/g, '_');
+  url.searchParams.set('error_description', SSO_REFUSAL_TEXT[key] ?? key);
+  return url.origin === publicUrl ? `${url.pathname}${url.search}` : url.toString();
+}
+
 /** The parsed body again as JSON; one nested too deeply to serialise is refused, not a 500. */
 function serializeBody(body: unknown): string {
   try {
@@ -236,17 +300,23 @@ function withoutPlainSessionCookie(cookie: string): string {
 export async function identityRoutes(app: FastifyInstance) {
   const { auth, config, rateLimits: limits } = app;
   const attempts = codeAttempts(app.database.db);
-  const endpoints = config.google
-    ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS }
-    : ENABLED_AUTH_ENDPOINTS;
+  const endpoints = {
+    ...ENABLED_AUTH_ENDPOINTS,
+    ...SSO_ENDPOINTS,
+    ...(config.google ? GOOGLE_ENDPOINTS : {}),
+  };
   const secureCookies = config.publicUrl.startsWith('https:');
+  // A SAML answer comes as an HTML form's post; it is passed on to better-auth as it came.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.route({
     method: ['GET', 'POST'],
     url: '/*',
     async handler(request, reply) {
       const url = new URL(request.url, config.publicUrl);
-      const endpoint = endpoints[url.pathname.slice('/api/auth'.length)];
+      const endpoint = enabledEndpoint(endpoints, url.pathname);
       if (!endpoint || endpoint.method !== request.method) throw new AppError('NOT_FOUND');
       const context: GuardContext = {
         request,
@@ -269,7 +339,11 @@ export async function identityRoutes(app: FastifyInstance) {
           method: request.method,
           headers,
           body:
-            request.method === 'POST' && request.body !== undefined ? serializeBody(request.body) : undefined,
+            request.method !== 'POST' || request.body === undefined
+              ? undefined
+              : typeof request.body === 'string'
+                ? request.body
+                : serializeBody(request.body),
         }),
       );
       endpoint.after?.(context, response.status);
@@ -278,8 +352,14 @@ export async function identityRoutes(app: FastifyInstance) {
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
       });
+      const location = response.headers.get('location');
+      if (endpoint.browserReturn && location) reply.header('location', describedSsoRefusal(location, config.publicUrl));
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
+      if (response.status >= 400 && endpoint.browserReturn) {
+        request.log.warn({ status: response.status, body: parseObject(payload) }, 'single sign-on refused');
+        return reply.status(302).redirect(ssoErrorPage(config.publicUrl, response.status, payload));
+      }
       if (response.status >= 400) {
         reply.header('content-type', 'application/json; charset=utf-8');
         return reply.send(portalErrorBody(response.status, payload, request.log));

@@ -1,0 +1,53 @@
+import {
+  SsoConnectionRequestSchema,
+  SsoConnectionTestResponseSchema,
+  SsoSettingsRequestSchema,
+  SsoSettingsSchema,
+} from '@portal/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { ssoService } from './sso.service.ts';
+
+/**
+ * /api/v1/sso: the organisation's single sign-on, set up by its super-admin (beyond the spec). A
+ * connection test reaches out to the identity provider, so it is limited per client like sign-in.
+ */
+export async function ssoRoutes(app: FastifyInstance) {
+  const service = ssoService({ db: app.database.db, config: app.config });
+  const { rateLimits } = app;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook('onRequest', app.authenticate);
+
+  r.get('/', { schema: { response: { 200: SsoSettingsSchema } } }, async (request) =>
+    service.get(requireSessionUser(request)),
+  );
+
+  r.post(
+    '/connection/test',
+    {
+      schema: { body: SsoConnectionRequestSchema, response: { 200: SsoConnectionTestResponseSchema } },
+      onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-connection'),
+    },
+    async (request) => service.testConnection(requireSessionUser(request), request.body),
+  );
+
+  r.put(
+    '/connection',
+    {
+      schema: { body: SsoConnectionRequestSchema, response: { 200: SsoSettingsSchema } },
+      onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-connection'),
+    },
+    async (request) => service.saveConnection(requireSessionUser(request), request.body),
+  );
+
+  r.delete('/connection', { schema: { response: { 200: SsoSettingsSchema } } }, async (request) =>
+    service.removeConnection(requireSessionUser(request)),
+  );
+
+  r.put(
+    '/settings',
+    { schema: { body: SsoSettingsRequestSchema, response: { 200: SsoSettingsSchema } } },
+    async (request) => service.updateSettings(requireSessionUser(request), request.body),
+  );
+}

@@ -1,0 +1,206 @@
+import {
+  SUPER_ADMIN_ROLE,
+  isFreeMailAddress,
+  type RoleId,
+  type SsoConnection,
+  type SsoConnectionRequest,
+  type SsoConnectionTestResponse,
+  type SsoSettings,
+  type SsoSettingsRequest,
+} from '@portal/contracts';
+import type { Membership, SessionUser } from '../../auth/session.ts';
+import { serviceProviderUrls, ssoProviderIdOf } from '../../auth/sso.ts';
+import type { Config } from '../../config.ts';
+import { uniqueViolationOf, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { updateOrganization } from '../accounts/accounts.repository.ts';
+import { requireMembership } from '../members/members.service.ts';
+import {
+  checkOidcProvider,
+  checkSamlProvider,
+  describeCertificate,
+  type StoredOidcConfig,
+  type StoredSamlConfig,
+} from './identity-provider-check.ts';
+import {
+  applicationsOfOrganization,
+  defaultApplicationsOf,
+  deleteProvider,
+  deleteProviderAccounts,
+  domainsOwnedElsewhere,
+  emailDomainsOf,
+  endSessionsOfNonSuperAdmins,
+  findProviderOfOrganization,
+  organizationWithSsoDomain,
+  replaceDefaultApplications,
+  replaceEmailDomains,
+  setProviderDomain,
+  upsertProvider,
+  type SsoProviderRow,
+} from './sso.repository.ts';
+
+type OrganizationRow = Membership['organization'];
+
+/** What the page shows of the saved connection: never the client secret. */
+function presentConnection(provider: SsoProviderRow | undefined): SsoConnection | null {
+  if (provider?.oidcConfig) {
+    const oidc = JSON.parse(provider.oidcConfig) as StoredOidcConfig;
+    return { protocol: 'oidc', issuer: oidc.issuer, clientId: oidc.clientId };
+  }
+  if (provider?.samlConfig) {
+    const saml = JSON.parse(provider.samlConfig) as StoredSamlConfig;
+    return { protocol: 'saml', entryPoint: saml.entryPoint, entityId: saml.issuer, ...describeCertificate(saml.cert) };
+  }
+  return null;
+}
+
+/**
+ * The provider's domain field: the owned email domains, whose existing users the plugin may link
+ * (and, without any, the provider id, which matches no address).
+ */
+function providerDomainOf(emailDomains: readonly string[], providerId: string): string {
+  return emailDomains.length > 0 ? emailDomains.join(',') : providerId;
+}
+
+/** The organisation's Single sign-on page (beyond the spec): super-admins only. */
+export function ssoService({ db, config }: { db: Db; config: Config }) {
+  const trustedOrigins = config.ssoTrustedIdpOrigins;
+
+  async function requireSuperAdmin(user: SessionUser) {
+    const membership = await requireMembership(db, user);
+    if (membership.member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
+    return membership.organization;
+  }
+
+  async function settingsOf(organization: OrganizationRow): Promise<SsoSettings> {
+    const providerId = ssoProviderIdOf(organization.id);
+    const [provider, emailDomains, defaultApplications] = await Promise.all([
+      findProviderOfOrganization(db, organization.id),
+      emailDomainsOf(db, organization.id),
+      defaultApplicationsOf(db, organization.id),
+    ]);
+    return {
+      providerId,
+      serviceProvider: serviceProviderUrls(config.publicUrl, providerId),
+      connection: presentConnection(provider),
+      domain: organization.ssoDomain,
+      emailDomains,
+      allowedEmails: organization.ssoAllowedEmails,
+      defaultRoleId: organization.ssoDefaultRoleId,
+      defaultApplicationScopes: organization.ssoDefaultAllApplications ? null : defaultApplications,
+      enforced: organization.enforcedSso,
+      signInUrl: organization.ssoDomain
+        ? `${config.publicUrl}/sign-in-sso?${new URLSearchParams({ org: organization.ssoDomain, init: 'true' })}`
+        : null,
+    };
+  }
+
+  /** The identity provider checked as the page's Test connection does, and what the portal would store. */
+  async function check(organization: OrganizationRow, input: SsoConnectionRequest) {
+    if (input.protocol === 'oidc') {
+      const saved = await findProviderOfOrganization(db, organization.id);
+      const savedOidc = saved?.oidcConfig ? (JSON.parse(saved.oidcConfig) as StoredOidcConfig) : undefined;
+      // Left empty, the saved secret is kept: it is never sent back to the page.
+      const clientSecret = input.clientSecret || savedOidc?.clientSecret;
+      if (!clientSecret)
+        throw new AppError('VALIDATION_ERROR', { message: 'validation.sso.clientSecret', field: 'clientSecret' });
+      const checked = await checkOidcProvider(input, clientSecret, trustedOrigins);
+      return { ...checked, oidcConfig: checked.config, samlConfig: undefined };
+    }
+    if (!input.metadataXml && !input.entryPoint && !input.entityId && !input.certificate)
+      throw new AppError('VALIDATION_ERROR', { message: 'validation.sso.saml', field: 'metadataXml' });
+    const { samlEntityId } = serviceProviderUrls(config.publicUrl, ssoProviderIdOf(organization.id));
+    const checked = await checkSamlProvider(input, samlEntityId, trustedOrigins);
+    return { ...checked, oidcConfig: undefined, samlConfig: checked.config };
+  }
+
+  return {
+    async get(user: SessionUser): Promise<SsoSettings> {
+      return settingsOf(await requireSuperAdmin(user));
+    },
+
+    async testConnection(user: SessionUser, input: SsoConnectionRequest): Promise<SsoConnectionTestResponse> {
+      const checked = await check(await requireSuperAdmin(user), input);
+      return { ok: true, protocol: input.protocol, details: checked.details };
+    },
+
+    /** Tested again, then saved; another identity provider's accounts are forgotten (their ids could collide). */
+    async saveConnection(user: SessionUser, input: SsoConnectionRequest): Promise<SsoSettings> {
+      const organization = await requireSuperAdmin(user);
+      const checked = await check(organization, input);
+      const providerId = ssoProviderIdOf(organization.id);
+      await db.transaction(async (tx) => {
+        const saved = await findProviderOfOrganization(tx, organization.id);
+        if (saved && saved.issuer !== checked.issuer) await deleteProviderAccounts(tx, providerId);
+        await upsertProvider(tx, {
+          id: saved?.id ?? crypto.randomUUID(),
+          issuer: checked.issuer,
+          oidcConfig: checked.oidcConfig ? JSON.stringify(checked.oidcConfig) : null,
+          samlConfig: checked.samlConfig ? JSON.stringify(checked.samlConfig) : null,
+          userId: user.userId,
+          providerId,
+          organizationId: organization.id,
+          domain: providerDomainOf(await emailDomainsOf(tx, organization.id), providerId),
+          domainVerified: true,
+        });
+      });
+      return settingsOf(organization);
+    },
+
+    /** Removing the identity provider also stops requiring it: nobody could sign in otherwise. */
+    async removeConnection(user: SessionUser): Promise<SsoSettings> {
+      const organization = await requireSuperAdmin(user);
+      const updated = await db.transaction(async (tx) => {
+        await deleteProvider(tx, organization.id);
+        await deleteProviderAccounts(tx, ssoProviderIdOf(organization.id));
+        return updateOrganization(tx, organization.id, { enforcedSso: false });
+      });
+      return settingsOf(updated ?? organization);
+    },
+
+    async updateSettings(user: SessionUser, input: SsoSettingsRequest): Promise<SsoSettings> {
+      const organization = await requireSuperAdmin(user);
+      const emailDomains = [...new Set(input.emailDomains)];
+      const allowedEmails = [...new Set(input.allowedEmails)];
+      const freeMail = emailDomains.find((domain) => isFreeMailAddress(`someone@${domain}`));
+      if (freeMail)
+        throw new AppError('SSO_EMAIL_DOMAIN_FREE_MAIL', { field: 'emailDomains' });
+      const applicationIds = input.defaultApplicationScopes ? [...new Set(input.defaultApplicationScopes)] : null;
+      try {
+        const updated = await db.transaction(async (tx) => {
+          const provider = await findProviderOfOrganization(tx, organization.id);
+          if (input.enforced && !provider) throw new AppError('SSO_NOT_CONFIGURED', { field: 'enforced' });
+          const holder = await organizationWithSsoDomain(tx, input.domain);
+          if (holder && holder.id !== organization.id) throw new AppError('SSO_DOMAIN_TAKEN', { field: 'domain' });
+          if ((await domainsOwnedElsewhere(tx, organization.id, emailDomains)).length > 0)
+            throw new AppError('SSO_EMAIL_DOMAIN_TAKEN', { field: 'emailDomains' });
+          if (applicationIds) {
+            const known = await applicationsOfOrganization(tx, organization.id, applicationIds);
+            if (known.length !== applicationIds.length)
+              throw new AppError('SSO_APPLICATION_NOT_FOUND', { field: 'defaultApplicationScopes' });
+          }
+          await replaceEmailDomains(tx, organization.id, emailDomains);
+          if (provider)
+            await setProviderDomain(tx, organization.id, providerDomainOf(emailDomains, provider.providerId));
+          await replaceDefaultApplications(tx, organization.id, applicationIds ?? []);
+          if (input.enforced && !organization.enforcedSso) await endSessionsOfNonSuperAdmins(tx, organization.id);
+          return updateOrganization(tx, organization.id, {
+            ssoDomain: input.domain,
+            ssoAllowedEmails: allowedEmails,
+            ssoDefaultRoleId: input.defaultRoleId as RoleId,
+            ssoDefaultAllApplications: applicationIds === null,
+            enforcedSso: input.enforced,
+          });
+        });
+        return settingsOf(updated ?? organization);
+      } catch (error) {
+        // Two organisations saving the same domain at once: the unique indexes decide.
+        const violation = uniqueViolationOf(error);
+        if (!violation) throw error;
+        if (violation.constraint === 'organization_sso_domain_idx')
+          throw new AppError('SSO_DOMAIN_TAKEN', { field: 'domain' });
+        throw new AppError('SSO_EMAIL_DOMAIN_TAKEN', { field: 'emailDomains' });
+      }
+    },
+  };
+}

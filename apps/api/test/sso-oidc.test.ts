@@ -1,0 +1,274 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as schema from '../src/db/schema.ts';
+import { OidcStandIn, type OidcIdentity } from './oidc-stand-in.ts';
+import {
+  STRONG_PASSWORD,
+  TEST_ORIGIN,
+  accountOf,
+  cookieHeader,
+  sessionCookieOf,
+  expectApiError,
+  joinOrganization,
+  jsonRequest,
+  setUpOrganization,
+  signInRequest,
+  useTestApp,
+} from './helper.ts';
+
+/*
+ * An organisation's single sign-on through an OpenID provider started by the test: the super-admin
+ * connects it on the Single sign-on page's endpoints, people sign in by the organisation's SSO
+ * domain, and the browser's redirects are followed by hand.
+ */
+const CLIENT = { clientId: 'acme-portal', clientSecret: 'acme-portal-secret' };
+const idp = await OidcStandIn.start(CLIENT);
+afterAll(() => idp.stop());
+
+const t = useTestApp(idp.portalEnv);
+
+/** What the web app's /sign-in-sso page sends (apps/web/src/features/auth/api/sso-sign-in.ts). */
+const signInBody = (organizationSlug: string) => ({
+  organizationSlug,
+  callbackURL: '/',
+  errorCallbackURL: '/sign-in-sso',
+});
+
+let organizations = 0;
+
+/** A set-up organisation whose super-admin connected the stand-in, with its SSO domain and email domain. */
+async function ssoOrganization(settings: Record<string, unknown> = {}) {
+  organizations += 1;
+  const emailDomain = `org${organizations}-sso.io`;
+  const domain = `org-${organizations}`;
+  const owner = `owner@${emailDomain}`;
+  const cookie = await setUpOrganization(t.app, owner);
+  const connected = await t.app.inject(
+    jsonRequest('PUT', '/api/v1/sso/connection', { protocol: 'oidc', issuer: idp.issuer, ...CLIENT }, cookie),
+  );
+  expect(connected.statusCode, connected.body).toBe(200);
+  const saved = await t.app.inject(
+    jsonRequest(
+      'PUT',
+      '/api/v1/sso/settings',
+      {
+        domain,
+        emailDomains: [emailDomain],
+        allowedEmails: [],
+        defaultRoleId: 'portal.developer',
+        defaultApplicationScopes: null,
+        enforced: false,
+        ...settings,
+      },
+      cookie,
+    ),
+  );
+  expect(saved.statusCode, saved.body).toBe(200);
+  const [row] = await t.database.db
+    .select({ organizationId: schema.member.organizationId })
+    .from(schema.member)
+    .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
+    .where(eq(schema.user.email, owner));
+  return { cookie, domain, emailDomain, owner, organizationId: row!.organizationId };
+}
+
+let subjects = 0;
+const person = (email: string): OidcIdentity => ({
+  sub: `subject-${(subjects += 1)}`,
+  email,
+  name: 'Sam Single',
+});
+
+interface Landing {
+  location: URL;
+  session: string | undefined;
+}
+
+/** /sign-in-sso's flow: start at the portal, approve at the IdP, back to the portal's callback. */
+async function signInWithSso(domain: string, as: OidcIdentity | undefined): Promise<Landing> {
+  if (as) idp.signInAs(as);
+  const start = await t.app.inject(jsonRequest('POST', '/api/auth/sign-in/sso', signInBody(domain)));
+  expect(start.statusCode, start.body).toBe(200);
+  const { url } = start.json() as { url: string };
+  expect(url.startsWith(`${idp.issuer}/authorize?`)).toBe(true);
+  const stateCookie = cookieHeader(start.headers['set-cookie']);
+  const approval = await fetch(url, { redirect: 'manual' });
+  expect(approval.status).toBe(302);
+  const callback = new URL(approval.headers.get('location') ?? '');
+  const landed = await t.app.inject({
+    method: 'GET',
+    url: `${callback.pathname}${callback.search}`,
+    headers: { cookie: stateCookie },
+  });
+  expect(landed.statusCode, landed.body).toBe(302);
+  const session = sessionCookieOf(landed.headers['set-cookie']);
+  return { location: new URL(String(landed.headers.location), TEST_ORIGIN), session };
+}
+
+const me = (cookie: string) => accountOf(t.app, cookie);
+
+describe('OIDC single sign-on', () => {
+  it('makes a new person from the organisation’s domain a member with the default role, an SSO member id and no password', async () => {
+    const org = await ssoOrganization();
+    const landing = await signInWithSso(org.domain, person(`new@${org.emailDomain}`));
+    expect(landing.location.pathname).toBe('/');
+    expect(landing.session).toBeDefined();
+    const account = await me(landing.session!);
+    expect(account.organizationId).toBe(org.organizationId);
+    expect(account.roles).toEqual([{ id: 'portal.developer' }]);
+    expect(account.hasPassword).toBe(false);
+    // §2: not a version-4 UUID, so the members page labels the member as an SSO user.
+    expect(account.memberId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('signs the same person in again as the same member', async () => {
+    const org = await ssoOrganization();
+    const who = person(`again@${org.emailDomain}`);
+    const first = await me((await signInWithSso(org.domain, who)).session!);
+    const second = await me((await signInWithSso(org.domain, who)).session!);
+    expect(second.memberId).toBe(first.memberId);
+  });
+
+  it('refuses an address outside the owned domains and the allow-list with NOT_IN_WHITELIST, leaving no user', async () => {
+    const org = await ssoOrganization({ allowedEmails: ['guest@elsewhere-corp.io'] });
+    const refused = await signInWithSso(org.domain, person('stranger@elsewhere-corp.io'));
+    expect(refused.session).toBeUndefined();
+    expect(refused.location.pathname).toBe('/sign-in-sso');
+    expect(refused.location.searchParams.get('error_description')).toContain('NOT_IN_WHITELIST');
+    const users = await t.database.db
+      .select()
+      .from(schema.user)
+      .where(eq(schema.user.email, 'stranger@elsewhere-corp.io'));
+    expect(users).toHaveLength(0);
+
+    const allowed = await signInWithSso(org.domain, person('guest@elsewhere-corp.io'));
+    expect(allowed.session).toBeDefined();
+  });
+
+  it('refuses a new member when the organisation is at its member limit with USER_LIMIT_REACHED', async () => {
+    const org = await ssoOrganization();
+    await t.database.db
+      .update(schema.organization)
+      .set({ memberLimit: 1 })
+      .where(eq(schema.organization.id, org.organizationId));
+    const refused = await signInWithSso(org.domain, person(`late@${org.emailDomain}`));
+    expect(refused.session).toBeUndefined();
+    expect(refused.location.searchParams.get('error_description')).toContain('USER_LIMIT_REACHED');
+  });
+
+  it('refuses a wrong state', async () => {
+    const org = await ssoOrganization();
+    idp.signInAs(person(`state@${org.emailDomain}`));
+    const start = await t.app.inject(jsonRequest('POST', '/api/auth/sign-in/sso', signInBody(org.domain)));
+    const approval = await fetch((start.json() as { url: string }).url, { redirect: 'manual' });
+    const callback = new URL(approval.headers.get('location') ?? '');
+    callback.searchParams.set('state', 'not-the-state-the-portal-made');
+    const landed = await t.app.inject({
+      method: 'GET',
+      url: `${callback.pathname}${callback.search}`,
+      headers: { cookie: cookieHeader(start.headers['set-cookie']) },
+    });
+    expect(landed.statusCode).toBe(302);
+    expect(sessionCookieOf(landed.headers['set-cookie'])).toBeUndefined();
+    expect(String(landed.headers.location)).toContain('error');
+  });
+
+  it('answers an unknown SSO domain with its own message', async () => {
+    const response = await t.app.inject(
+      jsonRequest('POST', '/api/auth/sign-in/sso', signInBody('no-such-org')),
+    );
+    expectApiError(response, 404, 'SSO_ORGANIZATION_NOT_FOUND');
+  });
+});
+
+const settingsOf = (org: { domain: string; emailDomain: string }, enforced: boolean) => ({
+  domain: org.domain,
+  emailDomains: [org.emailDomain],
+  allowedEmails: [],
+  defaultRoleId: 'portal.developer',
+  defaultApplicationScopes: null,
+  enforced,
+});
+
+describe('existing members', () => {
+  it('links a member who has a password to the identity provider instead of making another user', async () => {
+    const org = await ssoOrganization();
+    const email = `linked@${org.emailDomain}`;
+    const { memberId } = await joinOrganization(t, email, org.organizationId, 'portal.admin');
+    const landing = await signInWithSso(org.domain, person(email));
+    const account = await me(landing.session!);
+    expect(account.memberId).toBe(memberId);
+    expect(account.roles).toEqual([{ id: 'portal.admin' }]);
+    expect(account.hasPassword).toBe(true);
+  });
+
+  it("refuses a member of another organisation, whatever this organisation's IdP says", async () => {
+    const org = await ssoOrganization();
+    const other = await ssoOrganization();
+    // Someone at this organisation's domain who joined another organisation.
+    const email = `member@${org.emailDomain}`;
+    await joinOrganization(t, email, other.organizationId, 'portal.developer');
+    const refused = await signInWithSso(org.domain, person(email));
+    expect(refused.session).toBeUndefined();
+    expect(refused.location.searchParams.get('error')).toBe('MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG');
+    expect(refused.location.searchParams.get('error_description')).toBe(
+      `${email} is already associated with another organization.`,
+    );
+    const [user] = await t.database.db.select().from(schema.user).where(eq(schema.user.email, email));
+    const accounts = await t.database.db
+      .select()
+      .from(schema.account)
+      .where(eq(schema.account.userId, user!.id));
+    expect(accounts.map((row) => row.providerId)).toEqual(['credential']);
+
+    // An allowed address of another domain is not linked to an existing user at all.
+    const elsewhere = `member@${other.emailDomain}`;
+    await joinOrganization(t, elsewhere, other.organizationId, 'portal.developer');
+    await t.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        { ...settingsOf(org, false), allowedEmails: [elsewhere] },
+        org.cookie,
+      ),
+    );
+    const unlinked = await signInWithSso(org.domain, person(elsewhere));
+    expect(unlinked.session).toBeUndefined();
+    expect(unlinked.location.pathname).toBe('/sign-in-sso');
+    expect(unlinked.location.searchParams.get('error_description')).toContain('already has a portal account');
+  });
+});
+
+describe('enforced single sign-on', () => {
+  it('refuses members’ passwords with SSO_REQUIRED, ends their sessions, keeps the super-admin’s, and turns invitations off', async () => {
+    const org = await ssoOrganization();
+    const email = `dev@${org.emailDomain}`;
+    const developer = await joinOrganization(t, email, org.organizationId, 'portal.developer');
+    const enforced = await t.app.inject(
+      jsonRequest('PUT', '/api/v1/sso/settings', settingsOf(org, true), org.cookie),
+    );
+    expect(enforced.statusCode, enforced.body).toBe(200);
+    expect(enforced.json()).toMatchObject({ enforced: true });
+
+    const stale = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, developer.cookie));
+    expect(stale.statusCode).toBe(401);
+    expectApiError(await signInRequest(t.app, email, STRONG_PASSWORD), 403, 'SSO_REQUIRED');
+    // A wrong password still says only that: whether SSO is required is no answer to a guess.
+    expect((await signInRequest(t.app, email, 'Wrong-password-1!')).statusCode).toBe(401);
+    const throughSso = await signInWithSso(org.domain, person(email));
+    expect((await me(throughSso.session!)).memberId).toBe(developer.memberId);
+
+    // The super-admin's password is the way back in when the identity provider fails.
+    expect((await signInRequest(t.app, org.owner, STRONG_PASSWORD)).statusCode).toBe(200);
+    expect((await me(org.cookie)).roles).toEqual([{ id: 'portal.super-admin' }]);
+    const invite = await t.app.inject(
+      jsonRequest(
+        'POST',
+        '/api/v1/invitations',
+        { emails: [`x@${org.emailDomain}`], roleIds: ['portal.developer'] },
+        org.cookie,
+      ),
+    );
+    expectApiError(invite, 403, 'SSO_ENFORCED');
+  });
+});

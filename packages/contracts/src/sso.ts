@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { SSO_DOMAIN_MAX_LENGTH } from './constants.ts';
+import type { MessageKey } from './messages.ts';
+import { applicationScopesField } from './members.ts';
+import { ROLE_IDS, SUPER_ADMIN_ROLE } from './permissions.ts';
+import { SSO_DOMAIN_ALLOWED } from './rules.ts';
+
+const key = (k: MessageKey) => k;
+
+/** Organisation SSO (beyond the spec): the super-admin's Single sign-on page and its endpoints. */
+
+export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
+export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
+
+/** Email domains an organisation may own, and addresses it may allow besides them. */
+export const SSO_EMAIL_DOMAINS_MAX = 20;
+export const SSO_ALLOWED_EMAILS_MAX = 500;
+/** IdP metadata XML and PEM certificates are small; a larger paste is a mistake. */
+export const SSO_METADATA_MAX_LENGTH = 100_000;
+export const SSO_CERTIFICATE_MAX_LENGTH = 20_000;
+
+const httpsUrl = (message: MessageKey) =>
+  z
+    .string({ error: key(message) })
+    .trim()
+    .min(1, key(message))
+    .max(2_000, key('validation.tooLong'))
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), key(message));
+
+const requiredText = (message: MessageKey, max: number) =>
+  z
+    .string({ error: key(message) })
+    .trim()
+    .min(1, key(message))
+    .max(max, key('validation.tooLong'));
+
+/** An OIDC identity provider: its issuer (endpoints are discovered from it), client id and secret. */
+export const OidcConnectionSchema = z.object({
+  protocol: z.literal('oidc'),
+  issuer: httpsUrl('validation.sso.issuer'),
+  clientId: requiredText('validation.sso.clientId', 500),
+  /** Required the first time; left out afterwards, the saved secret is kept (it is never shown again). */
+  clientSecret: z.string().trim().max(2_000, key('validation.tooLong')).optional(),
+});
+
+/**
+ * A SAML identity provider: its metadata XML, or its sign-in URL (entry point), entity id and
+ * signing certificate typed in.
+ */
+export const SamlConnectionSchema = z.object({
+  protocol: z.literal('saml'),
+  metadataXml: z.string().trim().max(SSO_METADATA_MAX_LENGTH, key('validation.tooLong')).optional(),
+  entryPoint: z.string().trim().max(2_000, key('validation.tooLong')).optional(),
+  entityId: z.string().trim().max(2_000, key('validation.tooLong')).optional(),
+  certificate: z.string().trim().max(SSO_CERTIFICATE_MAX_LENGTH, key('validation.tooLong')).optional(),
+});
+
+/** PUT /api/v1/sso/connection and POST /api/v1/sso/connection/test. */
+export const SsoConnectionRequestSchema = z.discriminatedUnion('protocol', [
+  OidcConnectionSchema,
+  SamlConnectionSchema,
+]);
+export type SsoConnectionRequest = z.infer<typeof SsoConnectionRequestSchema>;
+
+/** What the page shows of a saved connection: never the client secret. */
+export const SsoConnectionSchema = z.discriminatedUnion('protocol', [
+  z.object({ protocol: z.literal('oidc'), issuer: z.string(), clientId: z.string() }),
+  z.object({
+    protocol: z.literal('saml'),
+    entryPoint: z.string(),
+    entityId: z.string(),
+    /** SHA-256 fingerprint of the IdP's signing certificate, to compare with the IdP's own page. */
+    certificateFingerprint: z.string(),
+    certificateExpiresAt: z.string().nullable(),
+  }),
+]);
+export type SsoConnection = z.infer<typeof SsoConnectionSchema>;
+
+/** The answer of a connection test: what was found at the identity provider. */
+export const SsoConnectionTestResponseSchema = z.object({
+  ok: z.literal(true),
+  protocol: z.enum(SSO_PROTOCOLS),
+  /** For OIDC the discovered endpoints; for SAML the entry point and entity id read from the input. */
+  details: z.record(z.string(), z.string()),
+});
+export type SsoConnectionTestResponse = z.infer<typeof SsoConnectionTestResponseSchema>;
+
+/** An email domain the organisation owns: a host name of at least two labels. */
+const emailDomainField = z
+  .string({ error: key('validation.sso.emailDomain') })
+  .trim()
+  .toLowerCase()
+  .max(253, key('validation.sso.emailDomain'))
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    key('validation.sso.emailDomain'),
+  );
+
+const allowedEmailField = z
+  .string({ error: key('validation.sso.allowedEmail') })
+  .trim()
+  .toLowerCase()
+  .max(254, key('validation.sso.allowedEmail'))
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, key('validation.sso.allowedEmail'));
+
+/** The organisation's SSO domain (§5): letters, digits and dashes, at most 32. */
+export const ssoDomainField = z
+  .string({ error: key('validation.ssoDomain.required') })
+  .trim()
+  .min(1, key('validation.ssoDomain.required'))
+  .max(SSO_DOMAIN_MAX_LENGTH, key('validation.ssoDomain.format'))
+  .regex(SSO_DOMAIN_ALLOWED, key('validation.ssoDomain.format'));
+
+/** Roles a just-in-time member may get: any but super-admin. */
+export const SSO_DEFAULT_ROLE_IDS = ROLE_IDS.filter((role) => role !== SUPER_ADMIN_ROLE);
+
+/** PUT /api/v1/sso/settings: everything on the page but the connection. */
+export const SsoSettingsRequestSchema = z.object({
+  domain: ssoDomainField,
+  emailDomains: z
+    .array(emailDomainField, { error: key('validation.sso.emailDomain') })
+    .max(SSO_EMAIL_DOMAINS_MAX, key('validation.sso.emailDomainsTooMany')),
+  allowedEmails: z
+    .array(allowedEmailField, { error: key('validation.sso.allowedEmail') })
+    .max(SSO_ALLOWED_EMAILS_MAX, key('validation.sso.allowedEmailsTooMany')),
+  defaultRoleId: z.enum(SSO_DEFAULT_ROLE_IDS as [string, ...string[]], {
+    error: key('validation.role.required'),
+  }),
+  /** Application ids new members may use; null means all applications. */
+  defaultApplicationScopes: applicationScopesField,
+  /** Members must sign in through the identity provider (super-admins keep their password). */
+  enforced: z.boolean(),
+});
+export type SsoSettingsRequest = z.infer<typeof SsoSettingsRequestSchema>;
+
+/** GET /api/v1/sso (and the answer of every change): the page's whole state. */
+export const SsoSettingsSchema = z.object({
+  /** The portal's id of this organisation's identity provider, part of the URLs below. */
+  providerId: z.string(),
+  /** What to paste into the identity provider. */
+  serviceProvider: z.object({
+    oidcRedirectUrl: z.string(),
+    samlAcsUrl: z.string(),
+    samlEntityId: z.string(),
+    samlMetadataUrl: z.string(),
+  }),
+  connection: SsoConnectionSchema.nullable(),
+  domain: z.string().nullable(),
+  emailDomains: z.array(z.string()),
+  allowedEmails: z.array(z.string()),
+  defaultRoleId: z.enum(ROLE_IDS),
+  defaultApplicationScopes: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),
+  enforced: z.boolean(),
+  /** A link that starts the organisation's sign-in at once (§2 /sign-in-sso?org=…&init=true); null without a domain. */
+  signInUrl: z.string().nullable(),
+});
+export type SsoSettings = z.infer<typeof SsoSettingsSchema>;

@@ -11,6 +11,8 @@ import {
   REGION_PATHS,
   REGIONS,
   SdkSessionRequestSchema,
+  messageText,
+  ssoDomainField,
   UpdateNetworkRequestSchema,
   UsageQuerySchema,
   type Network,
@@ -201,6 +203,18 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   // ---- Browser API ----
 
   scope.get(REGION_PATHS.ping, async () => ({ region, ok: true as const }));
+
+  // The same sign-in as the portal's /sign-in-sso?org=…&init=true, which this hands the browser to:
+  // the portal keeps the sign-in's state, so it starts there. A bad organisation is a 400 whose
+  // message the caller shows.
+  scope.get(REGION_PATHS.samlStart, async (request, reply) => {
+    const query = z.object({ organization: ssoDomainField }).safeParse(request.query);
+    if (!query.success)
+      throw new RegionError(400, 'VALIDATION_ERROR', messageText(query.error.issues[0]?.message ?? 'errors.validation'));
+    const start = new URL('/sign-in-sso', `${portalUrl}/`);
+    start.search = new URLSearchParams({ org: query.data.organization.toLowerCase(), init: 'true' }).toString();
+    return reply.redirect(start.toString(), 302);
+  });
 
   scope.post('/api/v2/sso/:portal', async (request, reply) => {
     const { portal } = parse(z.object({ portal: z.string() }), request.params);

@@ -16,6 +16,31 @@ describe('regional browser API', () => {
       headers: { origin: h.portal.url, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     });
 
+  describe("starting an organisation's single sign-on", () => {
+    const start = (query: string) =>
+      h.app.inject({ method: 'GET', url: `/regions/sg/api/sso/saml/start${query}` });
+
+    it("hands the browser to the portal's sign-in of that organisation, which starts at once", async () => {
+      const response = await start('?organization=Acme-Corp');
+      expect(response.statusCode).toBe(302);
+      const location = new URL(String(response.headers.location));
+      expect(`${location.origin}${location.pathname}`).toBe(`${h.portal.url}/sign-in-sso`);
+      expect(Object.fromEntries(location.searchParams)).toEqual({ org: 'acme-corp', init: 'true' });
+    });
+
+    it('answers a missing or malformed organisation with a 400 and the message to show', async () => {
+      for (const [query, message] of [
+        ['', 'Please enter your organization domain.'],
+        ['?organization=acme.corp', 'Use letters, digits and dashes only, up to 32 characters.'],
+        [`?organization=${'a'.repeat(33)}`, 'Use letters, digits and dashes only, up to 32 characters.'],
+      ] as const) {
+        const response = await start(query);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json()).toEqual({ code: 'VALIDATION_ERROR', message });
+      }
+    });
+  });
+
   describe('SSO with the portal access token', () => {
     it('opens an HttpOnly regional session scoped to the region for a valid token', async () => {
       const network = await createNetwork(h.app, 'eu', 'sso-ok');
@@ -224,7 +249,11 @@ describe('regional browser API', () => {
         headers: { cookie },
       });
       expect(firstActivity.statusCode).toBe(401);
-      const consolePage = await h.app.inject({ method: 'GET', url: `/regions/eu/console/${network.networkId}`, headers: { cookie } });
+      const consolePage = await h.app.inject({
+        method: 'GET',
+        url: `/regions/eu/console/${network.networkId}`,
+        headers: { cookie },
+      });
       expect(consolePage.statusCode).toBe(401);
       // The refused session was deleted: even a portal vouching again would not revive it.
       h.portal.endedSessions.delete('sid-hank');

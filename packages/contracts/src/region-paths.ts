@@ -15,6 +15,8 @@ export const REGION_PATHS = {
   apiKey: '/admin/v1/network/apikey',
   firstActivity: '/network/first-activity',
   ping: '/ping',
+  /** Starts an organisation's single sign-on from a region (organization: its SSO domain). */
+  samlStart: '/api/sso/saml/start',
   // SDK, authenticated by the API key.
   sdkSession: '/sdk/v1/sessions',
 } as const;

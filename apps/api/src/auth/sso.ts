@@ -13,7 +13,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
-import { lockOrganizationAndCountSeats } from '../modules/invitations/invitations.repository.ts';
+import { lockOrganizationAndCountSeats } from '../db/organization-seats.ts';
 
 /** Every organisation's identity provider has this id, so the URLs pasted into the IdP never change. */
 export function ssoProviderIdOf(organizationId: string): string {

@@ -1,12 +1,13 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import { OPEN_INVITATION_STATUSES } from '@portal/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import { newestFirstPage } from '../../db/list-page.ts';
+import { isOpenInvitation as isOpen } from '../../db/organization-seats.ts';
 import * as schema from '../../db/schema.ts';
+
+export { lockOrganizationAndCountSeats } from '../../db/organization-seats.ts';
 
 export type InvitationRow = typeof schema.invitation.$inferSelect;
 
-const isOpen = inArray(schema.invitation.status, [...OPEN_INVITATION_STATUSES]);
 
 export async function listOpenInvitations(executor: Executor, organizationId: string, limit: number) {
   const where = and(eq(schema.invitation.organizationId, organizationId), isOpen);
@@ -44,23 +45,6 @@ export async function lockInvitation(tx: Tx, organizationId: string, invitationI
   return row;
 }
 
-/**
- * Locks the organisation row for the rest of the transaction, so concurrent invitations are
- * counted one after the other, and counts its members and open invitations.
- */
-export async function lockOrganizationAndCountSeats(tx: Tx, organizationId: string) {
-  await tx.execute(
-    sql`SELECT id FROM ${schema.organization} WHERE ${schema.organization.id} = ${organizationId} FOR UPDATE`,
-  );
-  const [[members], [open]] = await Promise.all([
-    tx.select({ total: count() }).from(schema.member).where(eq(schema.member.organizationId, organizationId)),
-    tx
-      .select({ total: count() })
-      .from(schema.invitation)
-      .where(and(eq(schema.invitation.organizationId, organizationId), isOpen)),
-  ]);
-  return { members: members?.total ?? 0, openInvitations: open?.total ?? 0 };
-}
 
 /** Which of the addresses already have a portal user, and the organisation each one belongs to. */
 export async function findUsersByEmail(executor: Executor, emails: readonly string[]) {

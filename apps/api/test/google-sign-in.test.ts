@@ -247,6 +247,23 @@ describe('an existing member signing in with Google', () => {
     expect(await accountsOf(user!.id)).toEqual(['credential', 'google']);
   });
 
+  it("is refused with SSO_REQUIRED when the member's organisation requires single sign-on", async () => {
+    const ownerCookie = await setUpOrganization(t.app, 'owner@acme-enforced.io');
+    const email = 'dev@acme-enforced.io';
+    await joinByInvitation(t.app, ownerCookie, email, 'portal.developer');
+    const { organizationId } = await me(ownerCookie);
+    await t.database.db
+      .update(schema.organization)
+      .set({ enforcedSso: true })
+      .where(eq(schema.organization.id, organizationId));
+
+    const landing = await signInWithGoogle(identity(email));
+    expect(landing.session).toBeUndefined();
+    // The web app's guard carries the description to /sign-in-sso, where it is shown (§2).
+    expect(landing.location.searchParams.get('error')).toBe('SSO_REQUIRED');
+    expect(landing.location.searchParams.get('error_description')).toContain('single sign-on');
+  });
+
   it('is not linked when Google has not verified the address', async () => {
     const email = 'cautious@acme-linked.io';
     await signUpVerifiedUser(t.app, email);

@@ -55,7 +55,6 @@ interface Landing {
   session: string | undefined;
 }
 
-
 /** The Google button's flow: start at the portal, through the stand-in's consent, back to the portal's callback. */
 async function signInWithGoogle(as: GoogleIdentity | undefined, cookie?: string): Promise<Landing> {
   if (as) google.signInAs(as);

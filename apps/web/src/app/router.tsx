@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
-import type { RouteAccess } from '../lib/guard';
+import { SUPER_ADMIN_ACCESS, type RouteAccess } from '../lib/guard';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
 import { RouteHandleContext, type RouteHandle } from './route-handle';
@@ -126,6 +126,13 @@ export const routes: RouteObject[] = [
             'VIEW_PLAN_DETAIL',
             'page.subscription',
             () => import('./routes/subscription'),
+          ),
+          // Beyond the spec: the organisation's single sign-on, for the super-admin alone.
+          page(
+            'single-sign-on',
+            SUPER_ADMIN_ACCESS,
+            'page.singleSignOn',
+            () => import('./routes/single-sign-on'),
           ),
           page(
             'manage-members',

@@ -14,15 +14,19 @@ const matchesNothing = (query: string) =>
     removeEventListener: () => undefined,
   }) as unknown as MediaQueryList;
 
+/** Font loading, which Mantine's growing text areas listen to: in jsdom no font ever loads. */
+const noFontLoading = new EventTarget() as FontFaceSet;
+
 /**
  * For component tests in jsdom (`// @vitest-environment jsdom`): a part of a signed-in page with the
  * portal's theme, the signed-in wording, a router and `queryClient`, which a test seeds with the
  * answers the part would fetch. jsdom has no matchMedia, which Mantine asks for the colour scheme:
- * it gets one that matches nothing.
+ * it gets one that matches nothing; nor document.fonts, which growing text areas listen to.
  */
 export function renderSignedInPart(ui: ReactNode, queryClient = new QueryClient()) {
   addMessages(enSignedIn);
   window.matchMedia ??= matchesNothing;
+  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: noFontLoading });
   return render(
     <QueryClientProvider client={queryClient}>
       <MantineShell>

@@ -32,6 +32,7 @@ const uiText = {
   'page.payment': 'Payment',
   'page.managePayment': 'Manage payment',
   'page.subscription': 'Subscription and licenses',
+  'page.singleSignOn': 'Single sign-on',
   'page.manageMembers': 'Manage members',
   'page.editMember': 'Edit member',
   'page.inviteMembers': 'Invite members',

@@ -1,4 +1,4 @@
-import { PORTAL_VERSION, uiPermissions, type Permission, type PublicConfig } from '@portal/contracts';
+import { PORTAL_VERSION, uiPermissions, type PublicConfig } from '@portal/contracts';
 import {
   IconApps,
   IconChevronRight,
@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
+import { mayAccess, SUPER_ADMIN_ACCESS, type SignedInAccess } from '../../../lib/guard';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import classes from './frame.module.css';
@@ -24,7 +25,7 @@ import classes from './frame.module.css';
 interface PageItem {
   label: TranslationKey;
   to: string;
-  permission: Permission;
+  access: SignedInAccess;
   /** Path prefixes on which the item is the current one. */
   activeOn: string[];
   icon?: Icon;
@@ -33,14 +34,14 @@ interface PageItem {
 const APPS: PageItem = {
   label: 'nav.apps',
   to: '/apps/asc',
-  permission: 'VIEW_APPLICATION',
+  access: 'VIEW_APPLICATION',
   activeOn: ['/apps', '/create-app'],
   icon: IconApps,
 };
 const BILLING: PageItem = {
   label: 'nav.billing',
   to: '/billing/asc',
-  permission: 'VIEW_BILLING',
+  access: 'VIEW_BILLING',
   activeOn: ['/billing', '/payment'],
   icon: IconReceipt,
 };
@@ -48,20 +49,27 @@ const SETTINGS: PageItem[] = [
   {
     label: 'nav.manageMembers',
     to: '/manage-members',
-    permission: 'VIEW_MEMBER',
+    access: 'VIEW_MEMBER',
     activeOn: ['/manage-members', '/invite-members'],
   },
   {
     label: 'nav.managePayment',
     to: '/manage-payment',
-    permission: 'VIEW_BILLING',
+    access: 'VIEW_BILLING',
     activeOn: ['/manage-payment'],
   },
   {
     label: 'nav.subscription',
     to: '/subscription-licenses/asc',
-    permission: 'VIEW_PLAN_DETAIL',
+    access: 'VIEW_PLAN_DETAIL',
     activeOn: ['/subscription-licenses'],
+  },
+  // Beyond the spec: the organisation's single sign-on, the super-admin's alone.
+  {
+    label: 'nav.singleSignOn',
+    to: '/single-sign-on',
+    access: SUPER_ADMIN_ACCESS,
+    activeOn: ['/single-sign-on'],
   },
 ];
 
@@ -75,7 +83,7 @@ const HELP_LINKS: { key: keyof PublicConfig['helpLinks']; label: TranslationKey;
 
 const iconOf = (ItemIcon: Icon) => <ItemIcon size={20} stroke={1.6} aria-hidden />;
 
-/** §6 menu: each item needs its permission; organisation settings shows when any of its items does. */
+/** §6 menu: each item needs its permission (or role); organisation settings shows when any of its items does. */
 export function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -83,7 +91,8 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { data: config } = usePublicConfig();
   const [settingsOpened, setSettingsOpened] = useState(true);
   const permissions = uiPermissions(account.permissions);
-  const allowed = (item: PageItem) => permissions.includes(item.permission);
+  const roleIds = account.roles.map((role) => role.id);
+  const allowed = (item: PageItem) => mayAccess(item.access, { permissions, roleIds });
   const isActive = (item: PageItem) => item.activeOn.some((prefix) => pathname.startsWith(prefix));
   const settings = SETTINGS.filter(allowed);
 

@@ -15,16 +15,20 @@ interface RoleAndAccessFieldsProps {
   locked?: boolean;
   /** Applications the member is already limited to: listed even when they are no longer active. */
   currentScopes?: readonly ApplicationScope[];
+  /** The fields' labels where they are not the member's own (the default of new SSO members). */
+  labels?: { role: string; access: string };
 }
 
 /**
  * The role select and, for moderator, developer and analyst, the application access of the invite
- * and edit forms (inside their FormProvider). Choosing a role that cannot be limited forces all (§4).
+ * and edit forms and of the single sign-on defaults (inside their FormProvider). Choosing a role
+ * that cannot be limited forces all (§4).
  */
 export function RoleAndAccessFields({
   roleIds,
   locked = false,
   currentScopes = [],
+  labels,
 }: RoleAndAccessFieldsProps) {
   const { t } = useTranslation();
   const roleName = useRoleName();
@@ -37,7 +41,7 @@ export function RoleAndAccessFields({
         name="roleId"
         render={({ field, fieldState }) => (
           <Select
-            label={t('members.field.role')}
+            label={labels?.role ?? t('members.field.role')}
             placeholder={t('members.field.rolePlaceholder')}
             data={roleIds.map((id) => ({ value: id, label: roleName(id) }))}
             value={field.value || null}
@@ -60,7 +64,7 @@ export function RoleAndAccessFields({
             name="access"
             render={({ field }) => (
               <Radio.Group
-                label={t('members.field.access')}
+                label={labels?.access ?? t('members.field.access')}
                 value={field.value}
                 onChange={(value) => field.onChange(value === 'selected' ? 'selected' : 'all')}
               >

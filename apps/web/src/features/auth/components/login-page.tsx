@@ -5,11 +5,12 @@ import { CenteredFrame } from '../../../components/centered-frame';
 import { ButtonLink, Button, TextLink } from '../../../components/plain/buttons';
 import { PasswordField } from '../../../components/plain/fields';
 import { Stack, Text } from '../../../components/plain/layout';
-import { StatusAlert } from '../../../components/status-alert';
+import { AlertBox, StatusAlert } from '../../../components/status-alert';
 import { ApiError } from '../../../lib/api-error';
 import { submitErrorText } from '../../../lib/form-errors';
 import { TWO_FACTOR_SIGN_IN_PATH } from '../../../lib/guard';
 import { useTranslation } from '../../../lib/i18n';
+import { usePublicConfig } from '../../../lib/public-config';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { EmailField } from './email-field';
 import { useSignIn } from '../api/sign-in';
@@ -23,7 +24,10 @@ export function LoginPage() {
   const { search } = useLocation();
   const { alert } = useAuthNavigationState();
   const signIn = useSignIn();
+  const { data: config } = usePublicConfig();
   const [failure, setFailure] = useState<string | null>(null);
+  // Beyond the spec: a member of an organisation that requires single sign-on is sent there.
+  const [ssoRequired, setSsoRequired] = useState(false);
   const form = useSchemaForm({
     defaultValues: { email: '', password: '' },
     loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.SignInRequestSchema),
@@ -31,6 +35,7 @@ export function LoginPage() {
 
   const onSubmit = form.handleSubmit((values) => {
     setFailure(null);
+    setSsoRequired(false);
     signIn.mutate(values, {
       // The second factor's page keeps the query, so it sends the user where this page would have.
       onSuccess: (outcome) => {
@@ -41,6 +46,8 @@ export function LoginPage() {
           navigate('/verify-email', {
             state: { email: values.email, alert: failAlert('loginWithEmail.error.user.notConfirmed') },
           });
+        } else if (error instanceof ApiError && error.code === 'SSO_REQUIRED') {
+          setSsoRequired(true);
         } else if (error instanceof ApiError && error.status === 401) {
           setFailure('loginWithEmail.error.incorrectCredentials');
         } else {
@@ -58,6 +65,11 @@ export function LoginPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           <StatusAlert kind="fail" message={failure} />
+          {ssoRequired && (
+            <AlertBox kind="fail">
+              {t('sso.error.required')} <TextLink to="/sign-in-sso">{t('login.sso')}</TextLink>
+            </AlertBox>
+          )}
           <EmailField {...form.field('email')} error={form.errorOf('email')} />
           <PasswordField
             label={t('auth.password')}
@@ -73,9 +85,12 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
-      <ButtonLink to="/sign-in-sso" variant="default" leftSection={<IconKey size={18} aria-hidden />}>
-        {t('login.sso')}
-      </ButtonLink>
+      {/* Offered once an organisation has an identity provider (the public configuration says so). */}
+      {config?.ssoSignIn && (
+        <ButtonLink to="/sign-in-sso" variant="default" leftSection={<IconKey size={18} aria-hidden />}>
+          {t('login.sso')}
+        </ButtonLink>
+      )}
       <Text small centered>
         {t('login.noAccount')} <TextLink to="/signup">{t('login.signUpLink')}</TextLink>
       </Text>

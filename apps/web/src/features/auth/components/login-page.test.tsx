@@ -1,0 +1,69 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const CONFIG = {
+  productName: 'Social',
+  // Google's button shows once the configuration has arrived.
+  googleSignIn: true,
+  dashboardUrl: 'https://dashboard.example.com',
+  helpLinks: { developerPortal: '', documentation: '', communityHub: '', faq: '', tutorial: '' },
+};
+
+/** The login page with the portal answering the public configuration and the password sign-in. */
+async function renderLogin({
+  ssoSignIn,
+  signIn,
+}: {
+  ssoSignIn: boolean;
+  signIn?: { status: number; body: unknown };
+}) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string) => {
+      if (path === '/api/v1/config') return new Response(JSON.stringify({ ...CONFIG, ssoSignIn }));
+      if (path === '/api/auth/sign-in/email' && signIn)
+        return new Response(JSON.stringify(signIn.body), { status: signIn.status });
+      return new Response('{}', { status: 404 });
+    }),
+  );
+  // The public configuration is loaded once per page load: each test loads the page's modules anew.
+  vi.resetModules();
+  const { LoginPage } = await import('./login-page');
+  render(
+    <MemoryRouter>
+      <LoginPage />
+    </MemoryRouter>,
+  );
+}
+
+beforeEach(() => vi.unstubAllGlobals());
+afterEach(cleanup);
+
+describe('the login page and single sign-on', () => {
+  it('offers single sign-on only when the portal has an organisation that uses it', async () => {
+    await renderLogin({ ssoSignIn: true });
+    expect(await screen.findByRole('link', { name: 'Sign in with SSO' })).toBeDefined();
+    cleanup();
+
+    await renderLogin({ ssoSignIn: false });
+    await screen.findByRole('button', { name: 'Continue with Google' });
+    expect(screen.queryByRole('link', { name: 'Sign in with SSO' })).toBeNull();
+  });
+
+  it('sends a member whose organisation requires single sign-on to it', async () => {
+    await renderLogin({
+      ssoSignIn: false,
+      signIn: { status: 403, body: { code: 'SSO_REQUIRED', message: 'Use SSO.' } },
+    });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'dev@acme.io' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'password1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your organization signs in with single sign-on.');
+    expect(within(alert).getByRole('link', { name: 'Sign in with SSO' }).getAttribute('href')).toBe(
+      '/sign-in-sso',
+    );
+  });
+});

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { keyOf, staleTotp, totp } from '../../../apps/api/test/totp.ts';
-import { E2E_DIR } from '../../harness/harness-state.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { expect, test, type TestUser } from '../../support/fixtures.ts';
 import { joinAs, Members } from '../../support/members.ts';
+import { screenshotsAtWidths } from '../../support/screenshots.ts';
 import { loginRedirectUrl, signOutThroughUserMenu, submitSignIn } from '../../support/ui.ts';
 
 /*
@@ -15,39 +14,13 @@ import { loginRedirectUrl, signOutThroughUserMenu, submitSignIn } from '../../su
  * or used one; a super-admin requires it, and a member without it is led through enrolment.
  */
 
-/** Screens for a person to look at: e2e/test-results/screenshots/two-factor-<screen>-<width>.png */
-const SCREENSHOT_DIR = path.join(E2E_DIR, 'test-results', 'screenshots');
-const WIDTHS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
-
 const WRONG_CODE = 'This code is not correct. Enter the code your authenticator app shows now.';
 const USED_BACKUP_CODE = 'This backup code is not correct or was already used.';
 const OWN_FIRST =
   'Turn on two-factor authentication for your own account before requiring it for your organization.';
 
-async function screenshots(page: Page, screen: string) {
-  const original = page.viewportSize();
-  for (const size of WIDTHS) {
-    await page.setViewportSize(size);
-    // The navigation slides in or out when the width crosses its breakpoint; then nothing is wider
-    // than the window.
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-        { message: `${screen} at ${size.width} px scrolls sideways` },
-      )
-      .toBeLessThanOrEqual(0);
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `two-factor-${screen}-${size.width}.png`),
-      fullPage: true,
-      animations: 'disabled',
-    });
-  }
-  if (original) await page.setViewportSize(original);
-}
+/** Screens for a person to look at: e2e/test-results/screenshots/two-factor-<screen>-<width>.png */
+const screenshots = (page: Page, screen: string) => screenshotsAtWidths(page, `two-factor-${screen}`);
 
 /**
  * The enrolment the page shows (on /edit-profile or /two-factor-setup): the password, the key read

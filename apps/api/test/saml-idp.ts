@@ -151,6 +151,11 @@ export class SamlIdp {
     return this.idp.getMetadata();
   }
 
+  /** The portal's settings to reach this IdP: a loopback IdP must be trusted explicitly. */
+  get portalEnv(): Record<string, string> {
+    return { SSO_TRUSTED_IDP_ORIGINS: new URL(this.ssoUrl).origin };
+  }
+
   /** The next sign-in at the sign-in URL is as this identity (once); without one it is refused. */
   signInAs(identity: SamlIdentity) {
     this.next = identity;

@@ -18,13 +18,15 @@ function originOf(value: string): string | undefined {
 /**
  * A SAML identity provider's answer is a form the browser posts from the IdP's page: it is signed by
  * the IdP and must answer a sign-in request this portal made (InResponseTo), which is what a forged
- * post cannot do, so it is the one state-changing call from another origin.
+ * post cannot do, so it is the one state-changing call from another origin. Only the service's own
+ * path is exempt, one provider id (sso.ts) and nothing after it: the identity routes resolve dot
+ * segments (`acs/%2e%2e/…`), which must not carry another endpoint past these checks.
  */
-const SAML_ASSERTION_CONSUMER_PREFIX = '/api/auth/sso/saml2/sp/acs/';
+const SAML_ASSERTION_CONSUMER_SERVICE = /^\/api\/auth\/sso\/saml2\/sp\/acs\/sso-[A-Za-z0-9-]{1,100}(?:\?|$)/;
 
 function isPortalApi(url: string): boolean {
   return (
-    PORTAL_API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !url.startsWith(SAML_ASSERTION_CONSUMER_PREFIX)
+    PORTAL_API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !SAML_ASSERTION_CONSUMER_SERVICE.test(url)
   );
 }
 

@@ -5,6 +5,7 @@ import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { regionAdminToken } from '../src/regions/embedded-regions.ts';
 import { BILLING_UPDATE } from '../test/access-outcomes.ts';
 import { GoogleStandIn } from '../test/google-stand-in.ts';
+import { SamlIdp } from '../test/saml-idp.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
@@ -48,10 +49,13 @@ type Caller = 'anonymous' | 'super-admin';
 type CaseKind = 'valid' | 'body' | 'raw body' | 'content type' | 'query' | 'path id';
 
 // Google sign-in is configured (its endpoints are fuzzed too); the portal reads the stand-in's
-// discovery when it starts.
+// discovery when it starts. A local SAML identity provider, whose origin the operator trusts, is
+// connected by an organisation whose SSO sign-in and ways back are fuzzed.
 const google = await GoogleStandIn.start();
 afterAll(() => google.stop());
-const t = useTestApp(google.portalEnv);
+const samlIdp = await SamlIdp.start();
+afterAll(() => samlIdp.stop());
+const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv });
 /** Ids that exist, by path parameter name, so only the parameter under test is wrong. */
 const known: Record<string, string> = { portal: PORTAL_SSO_IDENTIFIER };
 /** Values by field name that a schema alone cannot produce: existing ids, codes a pattern describes. */
@@ -60,6 +64,19 @@ const fieldSamples: Record<string, unknown> = {
   countryCode: 'SG',
   month: '2026-11',
   password: STRONG_PASSWORD,
+  // Identity providers the connection test refuses without a request: a private host for OpenID, and
+  // plain http for a SAML sign-in URL (reached when the fuzzed body drops the metadata). The metadata
+  // itself is the trusted local provider's, so an unspoiled SAML connection is saved.
+  issuer: 'https://127.0.0.1:9/fuzz-idp',
+  entryPoint: 'http://idp.fuzz.example/sso',
+  // Settings that save; enforcing SSO would end the fuzzed member's session mid-run.
+  domain: 'fuzz-org',
+  emailDomains: ['fuzz-corp.io'],
+  allowedEmails: ['guest@fuzz-partner.io'],
+  enforced: false,
+  // Where SSO and Google sign-in send the browser back: pages of the portal, so unspoiled starts succeed.
+  callbackURL: '/',
+  errorCallbackURL: '/sign-in-sso',
 };
 const credentials = {
   session: '',
@@ -110,7 +127,25 @@ beforeAll(async () => {
   expect(sso.statusCode, sso.body).toBe(200);
   credentials.regionSession = cookieHeader(sso.headers['set-cookie']);
 
+  // An organisation of its own signs in with SSO (the fuzzed owner's connection changes under the run).
+  const ssoOwner = await setUpOrganization(app, 'fuzz-sso-owner@acme-sso.io');
+  const ssoConnection = { protocol: 'saml', metadataXml: samlIdp.metadataXml };
+  const connected = await app.inject(jsonRequest('PUT', '/api/v1/sso/connection', ssoConnection, ssoOwner));
+  expect(connected.statusCode, connected.body).toBe(200);
+  const ssoSettings = {
+    domain: 'fuzz-sso',
+    emailDomains: ['acme-sso.io'],
+    allowedEmails: [],
+    defaultRoleId: 'portal.developer',
+    defaultApplicationScopes: null,
+    enforced: false,
+  };
+  const saved = await app.inject(jsonRequest('PUT', '/api/v1/sso/settings', ssoSettings, ssoOwner));
+  expect(saved.statusCode, saved.body).toBe(200);
+  const { providerId } = connected.json() as { providerId: string };
+
   Object.assign(known, {
+    providerId,
     applicationId,
     memberId,
     invitationId,
@@ -121,6 +156,10 @@ beforeAll(async () => {
   Object.assign(fieldSamples, {
     applicationId,
     applicationScopes: [applicationId],
+    defaultApplicationScopes: [applicationId],
+    metadataXml: samlIdp.metadataXml,
+    organizationSlug: ssoSettings.domain,
+    providerId,
     organizationId,
     networkId,
     emails: ['fuzz-guest@acme.io'],

@@ -8,7 +8,11 @@ import {
   UsageQuerySchema,
 } from '@portal/contracts';
 import { z } from 'zod';
-import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import {
+  ENABLED_AUTH_ENDPOINTS,
+  GOOGLE_ENDPOINTS,
+  SSO_ENDPOINTS,
+} from '../src/modules/identity/identity.routes.ts';
 import type { JsonSchema } from './bad-inputs.ts';
 
 /** What a caller with credentials sends: the portal session, or a route's own kind of credential. */
@@ -105,41 +109,78 @@ const IDENTITY_BODIES: Record<string, JsonSchema> = {
     errorCallbackURL: text,
     newUserCallbackURL: text,
   }),
+  '/sign-in/sso': object({ organizationSlug: text, callbackURL: text, errorCallbackURL: text }),
+  // The SAML identity provider's form, as JSON here (and as a form when the content type is fuzzed).
+  '/sso/saml2/sp/acs/{providerId}': object({ SAMLResponse: text, RelayState: text }),
 };
 
-/** The query Google's redirect brings back to the callback. */
+/** The query an identity provider's redirect brings back to the callback (Google's, an organisation's). */
 const CALLBACK_QUERY: Operation['query'] = ['code', 'state', 'error', 'error_description', 'iss'].map(
   (name) => ({ name, schema: text }),
 );
 
+/** Queries of identity endpoints, by path. */
+const IDENTITY_QUERIES: Record<string, Operation['query']> = {
+  '/callback/google': CALLBACK_QUERY,
+  '/sso/callback/{providerId}': CALLBACK_QUERY,
+  '/sso/saml2/sp/metadata': [{ name: 'providerId', schema: text }],
+};
+
 /** better-auth endpoints the portal keeps closed: they must answer a clean 404, whatever the body. */
-const CLOSED_IDENTITY_PATHS = [
-  '/update-user',
-  '/change-password',
-  '/sign-in/email-otp',
-  '/two-factor/get-totp-uri',
-  '/two-factor/generate-backup-codes',
-  '/two-factor/send-otp',
-  '/two-factor/verify-otp',
+const CLOSED_IDENTITY_ENDPOINTS: { path: string; method: string }[] = [
+  ...[
+    '/update-user',
+    '/change-password',
+    '/sign-in/email-otp',
+    '/two-factor/get-totp-uri',
+    '/two-factor/generate-backup-codes',
+    '/two-factor/send-otp',
+    '/two-factor/verify-otp',
+    // The SSO plugin's own administration and single logout: the portal's /api/v1/sso stands instead.
+    '/sso/register',
+    '/sso/update-provider',
+    '/sso/delete-provider',
+    '/sso/verify-domain',
+    '/sso/request-domain-verification',
+    '/sso/saml2/sp/slo/{providerId}',
+  ].map((path) => ({ path, method: 'POST' })),
+  ...['/sso/providers', '/sso/get-provider', '/sso/callback', '/sso/saml2/logout/{providerId}'].map(
+    (path) => ({
+      path,
+      method: 'GET',
+    }),
+  ),
 ];
 
-/** The identity endpoints; Google's only when the portal under test has Google sign-in configured. */
+/** The identity endpoints (better-auth's `:name` path parameters as `{name}`); Google's only when configured. */
 function identityOperations(google: boolean): Operation[] {
-  const enabled = google ? { ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS } : ENABLED_AUTH_ENDPOINTS;
+  const enabled = {
+    ...ENABLED_AUTH_ENDPOINTS,
+    ...SSO_ENDPOINTS,
+    ...(google ? GOOGLE_ENDPOINTS : {}),
+  };
   const endpoints = [
-    ...Object.entries(enabled).map(([path, { method }]) => ({ path, method })),
-    ...CLOSED_IDENTITY_PATHS.map((path) => ({ path, method: 'POST' })),
+    ...Object.entries(enabled).map(([path, { method }]) => ({
+      path: path.replace(/:(\w+)/g, '{$1}'),
+      method,
+    })),
+    ...CLOSED_IDENTITY_ENDPOINTS,
   ];
   return endpoints.map(({ path, method }) => ({
     method,
     path: `/api/auth${path}`,
-    pathParams: [],
-    query: path === '/callback/google' ? CALLBACK_QUERY : [],
+    pathParams: pathParamsOf(path),
+    query: IDENTITY_QUERIES[path] ?? [],
     body: method === 'POST' ? (IDENTITY_BODIES[path] ?? object({ email })) : undefined,
     credential: 'session',
     // Signing out ends the session; turning two-factor authentication off replaces it.
     anonymousOnly: path === '/sign-out' || path === '/two-factor/disable',
   }));
+}
+
+/** The names of a path template's `{name}` placeholders. */
+function pathParamsOf(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
 function queryOf(schema: z.ZodObject): Operation['query'] {
@@ -218,10 +259,7 @@ const REGION: Omit<Operation, 'pathParams'>[] = [
 
 /** Every route of the OpenAPI document, the identity endpoints behind its wildcard, and the EU region's. */
 export function operations(document: OpenApiDocument): Operation[] {
-  const region = REGION.map((operation) => ({
-    ...operation,
-    pathParams: [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
-  }));
+  const region = REGION.map((operation) => ({ ...operation, pathParams: pathParamsOf(operation.path) }));
   const google = Object.keys(document.paths).includes(`${IDENTITY_PREFIX}callback/google`);
   return [...fromDocument(document), ...identityOperations(google), ...region];
 }

@@ -2,13 +2,14 @@ import type { Application } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS, SSO_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import { GoogleStandIn } from './google-stand-in.ts';
+import { SamlIdp } from './saml-idp.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
@@ -29,10 +30,13 @@ import {
  * code under test; a route in the document without a row here fails the first test.
  */
 // Google sign-in is configured, so its endpoints are in the document too; the portal reads the
-// stand-in's discovery when it starts.
+// stand-in's discovery when it starts. Organisations connect a local SAML identity provider, whose
+// loopback origin the operator trusts.
 const google = await GoogleStandIn.start();
 afterAll(() => google.stop());
-const t = useTestApp(google.portalEnv);
+const samlIdp = await SamlIdp.start();
+afterAll(() => samlIdp.stop());
+const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv });
 
 const CALLERS = [
   'anonymous',
@@ -121,6 +125,9 @@ let invoiceId = '';
 let ownerOrganizationId = '';
 let pendingInvitationId = '';
 let verifiableCode = '';
+/** The identity provider of an organisation of its own that signs in with SSO, under SSO_DOMAIN. */
+let ssoProviderId = '';
+const SSO_DOMAIN = 'matrix-sso';
 let emailCounter = 0;
 const freshEmail = (label: string) => `${label}-${(emailCounter += 1)}@matrix.io`;
 
@@ -216,7 +223,36 @@ beforeAll(async () => {
   targetMember = { ...(await joinByInvitation(t.app, ownerCookie, targetEmail, 'portal.developer')), email: targetEmail };
   pendingInvitationId = (await pendingInvitation()).id;
   verifiableCode = (await pendingInvitation()).code;
+
+  const ssoOwnerCookie = await setUpOrganization(t.app, 'owner@sso-matrix.io');
+  const connected = (await json(
+    await t.app.inject(jsonRequest('PUT', '/api/v1/sso/connection', samlConnection(), ssoOwnerCookie)),
+  )) as { providerId: string };
+  ssoProviderId = connected.providerId;
+  await json(
+    await t.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        { ...ssoSettings(null), domain: SSO_DOMAIN, emailDomains: ['sso-matrix.io'] },
+        ssoOwnerCookie,
+      ),
+    ),
+  );
 }, 180_000);
+
+/** The local SAML identity provider as its metadata is pasted on the Single sign-on page. */
+const samlConnection = () => ({ protocol: 'saml', metadataXml: samlIdp.metadataXml });
+
+/** The Single sign-on page's settings, never enforced here (that would end the members' sessions). */
+const ssoSettings = (defaultApplicationScopes: string[] | null) => ({
+  domain: 'matrix',
+  emailDomains: ['matrix.io'],
+  allowedEmails: ['guest@partner.io'],
+  defaultRoleId: 'portal.developer',
+  defaultApplicationScopes,
+  enforced: false,
+});
 
 /** A card token from the sandbox gateway's tokeniser, as the card form gets one, for a card that succeeds. */
 async function cardToken(): Promise<string> {
@@ -341,6 +377,27 @@ const ROWS: Record<string, Row> = {
     prepare: call('PUT', '/api/v1/accounts/security', { requireTwoFactor: false }),
   },
   // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
+  // Organisation single sign-on: its super-admin's alone, each organisation its own (the path names
+  // none). The connection is the local SAML identity provider's metadata, tested before it is saved.
+  'GET /api/v1/sso/': { expected: permission(['portal.super-admin'], OK, OK), prepare: call('GET', '/api/v1/sso') },
+  'POST /api/v1/sso/connection/test': {
+    expected: permission(['portal.super-admin'], OK, OK),
+    prepare: call('POST', '/api/v1/sso/connection/test', samlConnection),
+  },
+  'PUT /api/v1/sso/connection': {
+    expected: permission(['portal.super-admin'], OK, OK),
+    prepare: call('PUT', '/api/v1/sso/connection', samlConnection),
+  },
+  // The owner's settings, with an application of theirs; another organisation's super-admin sending
+  // the same is refused, as the SSO domain is the owner's (sso-access.test.ts has the other cases).
+  'PUT /api/v1/sso/settings': {
+    expected: permission(['portal.super-admin'], OK, { status: 409, code: 'SSO_DOMAIN_TAKEN' }),
+    prepare: call('PUT', '/api/v1/sso/settings', () => ssoSettings([target.applicationId])),
+  },
+  'DELETE /api/v1/sso/connection': {
+    expected: permission(['portal.super-admin'], OK, OK),
+    prepare: call('DELETE', '/api/v1/sso/connection'),
+  },
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
   'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
   // Plan and licence usage: each organisation its own.
@@ -616,6 +673,30 @@ const IDENTITY_ROWS: Record<string, Row> = {
   },
 };
 
+/**
+ * Organisation single sign-on under `/api/auth` (not in the document): anyone may start it by an SSO
+ * domain, and the identity provider's ways back refuse what the portal did not ask for with a
+ * redirect to a page of the portal, whoever the caller is (sso-access.test.ts checks where to).
+ */
+const SSO_IDENTITY_ROWS: Record<string, Row> = {
+  'POST /sign-in/sso': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/auth/sign-in/sso', { organizationSlug: SSO_DOMAIN, callbackURL: '/', errorCallbackURL: '/sign-in-sso' }),
+  },
+  'GET /sso/callback/:providerId': {
+    expected: everyone({ status: 302 }),
+    prepare: call('GET', () => `/api/auth/sso/callback/${ssoProviderId}?code=x&state=made-up`),
+  },
+  'POST /sso/saml2/sp/acs/:providerId': {
+    expected: everyone({ status: 302 }),
+    prepare: call('POST', () => `/api/auth/sso/saml2/sp/acs/${ssoProviderId}`, { SAMLResponse: Buffer.from('<unasked/>').toString('base64') }),
+  },
+  'GET /sso/saml2/sp/metadata': {
+    expected: everyone(OK),
+    prepare: call('GET', () => `/api/auth/sso/saml2/sp/metadata?providerId=${ssoProviderId}`),
+  },
+};
+
 /** The API reference for people and its document: public, and not routes of the document itself. */
 const REFERENCE_ROWS: Record<string, Row> = {
   'GET /api/docs': { expected: everyone(OK), prepare: call('GET', '/api/docs') },
@@ -661,9 +742,11 @@ describe('the whole API × every kind of caller', () => {
       ([path, endpoint]) => `${endpoint.method} ${path}`,
     );
     expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(enabled.sort());
+    const sso = Object.entries(SSO_ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path}`);
+    expect(Object.keys(SSO_IDENTITY_ROWS).sort(), 'SSO endpoints without an expected row').toEqual(sso.sort());
   });
 
-  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS, ...REFERENCE_ROWS })) {
+  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS, ...SSO_IDENTITY_ROWS, ...REFERENCE_ROWS })) {
     it(key, async () => {
       for (const caller of CALLERS) await runCase(key, row, caller);
     });

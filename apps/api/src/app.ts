@@ -25,6 +25,7 @@ import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
+import { operatorsJobs } from './modules/operators/operators.jobs.ts';
 import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { paymentsJobs } from './modules/payments/payments.jobs.ts';
@@ -145,6 +146,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(applicationsJobs);
   await app.register(billingJobs);
   await app.register(paymentsJobs);
+  await app.register(operatorsJobs);
   await app.register(transactionsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(transactionPaymentsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(accountPaymentsRoutes, { prefix: '/api/v1/accounts' });

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail, testConfig } from './fixtures.ts';
 import { createScratchDatabase } from './scratch-database.ts';
+import { keyOf, totp } from './totp.ts';
 
 export { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail } from './fixtures.ts';
 
@@ -147,6 +148,17 @@ export async function latestMail(app: FastifyInstance, to: string): Promise<Stor
   return (await mailsTo(app, to))[0];
 }
 
+/** The mails to an address once one has this in its subject: mail sent by a job arrives a moment later. */
+export async function untilMail(app: FastifyInstance, to: string, subjectPart: string): Promise<StoredMail[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const mails = await mailsTo(app, to);
+    if (mails.some((mail) => mail.subject.includes(subjectPart))) return mails;
+    if (Date.now() > deadline) throw new Error(`no mail with "${subjectPart}" to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The sign-up call as the web app makes it. */
 export function signUp(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
   return app.inject(jsonRequest('POST', '/api/auth/sign-up/email', { email, password, name: email.split('@')[0] }));
@@ -249,4 +261,18 @@ export async function joinByInvitation(
   if (confirmed.statusCode !== 201) throw new Error(`confirm failed: ${confirmed.body}`);
   const { member } = confirmed.json() as { member: { id: string } };
   return { cookie: cookieHeader(confirmed.headers['set-cookie']), memberId: member.id };
+}
+
+/**
+ * Turns on an authenticator app for the signed-in user as the Security tab does (the password, then
+ * a first code from the app); answers the session that replaces the one given, and the app's key.
+ */
+export async function enrolAuthenticator(app: FastifyInstance, cookie: string) {
+  const enabled = await app.inject(jsonRequest('POST', '/api/auth/two-factor/enable', { password: STRONG_PASSWORD }, cookie));
+  if (enabled.statusCode !== 200) throw new Error(`two-factor enable failed: ${enabled.body}`);
+  const key = keyOf((enabled.json() as { totpURI: string }).totpURI);
+  const confirmed = await app.inject(jsonRequest('POST', '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookie));
+  const replaced = sessionCookieOf(confirmed.headers['set-cookie']);
+  if (confirmed.statusCode !== 200 || !replaced) throw new Error(`two-factor confirm failed: ${confirmed.body}`);
+  return { cookie: replaced, key };
 }

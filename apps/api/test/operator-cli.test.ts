@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from '../src/cli/portal-cli.ts';
 import { OPERATOR_TOKEN_FILE } from '../src/modules/operators/operator-token.ts';
 import { newApplicationWithUsage, newOrganization } from './billing-fixtures.ts';
-import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+import { enrolAuthenticator, jsonRequest, setUpOrganization, signInRequest, useTestApp } from './helper.ts';
 
 /*
  * The operator CLI's main function against the portal listening on a free port, as an operator
@@ -137,6 +137,34 @@ describe('the operator CLI', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ billed: [], alreadyBilled: [billed] });
   });
 
+  it("removes a person's second factor, ends their sessions and says so", async () => {
+    const email = 'lost-phone@cli-operated.io';
+    const { cookie } = await enrolAuthenticator(t.app, await setUpOrganization(t.app, email));
+    const removed = await portal(['member', 'reset-two-factor', email.toUpperCase()]);
+    expect(removed.code, removed.stderr).toBe(EXIT_OK);
+    expect(removed.stdout).toBe(
+      `Removed the second factor of ${email} and ended their sessions; they sign in with their password alone and may set up two-factor authentication again.\n` +
+        'They were mailed a notice of it.\n',
+    );
+    const account = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
+    expect(account.statusCode).toBe(401);
+    expect((await signInRequest(t.app, email)).json()).not.toHaveProperty('twoFactorRedirect');
+
+    const again = await portal(['member', 'reset-two-factor', email, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      email,
+      hadSecondFactor: false,
+      requireTwoFactor: false,
+    });
+    const none = await portal(['member', 'reset-two-factor', email]);
+    expect(none.stdout).toBe(
+      `${email} had no second factor; their sessions were ended.\nThey were mailed a notice of it.\n`,
+    );
+    const missing = await portal(['member', 'reset-two-factor', 'nobody@nowhere.io']);
+    expect(missing.code).toBe(EXIT_FAILED);
+    expect(missing.stderr).toBe('Nobody has the address nobody@nowhere.io. [NOT_FOUND]\n');
+  });
+
   it.each([
     [[]],
     [['org']],
@@ -152,6 +180,7 @@ describe('the operator CLI', () => {
     [['org', 'set-free-credit', 'x', 'maybe']],
     [['org', 'grant-credit', 'x', '--amount', '5.00']],
     [['billing', 'run']],
+    [['member', 'reset-two-factor']],
   ])('exits 2 with the usage for %j, calling nothing', async (argv) => {
     const result = await portal(argv, { PORTAL_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(EXIT_USAGE);

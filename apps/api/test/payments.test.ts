@@ -25,8 +25,8 @@ import {
   TEST_ORIGIN,
   expectApiError,
   jsonRequest,
-  mailsTo,
   setUpOrganization,
+  untilMail,
   useTestApp,
 } from './helper.ts';
 
@@ -295,7 +295,7 @@ describe('top-up', () => {
       const [attempt] = await attemptsOf(owner.organizationId);
       expect(attempt).toMatchObject({ status: 'succeeded', amountCents: Math.round(total * 100) });
       expect(await sandboxChargesFor(attempt?.idempotencyKey ?? '')).toHaveLength(1);
-      await untilMail(owner.email, 'receipt');
+      await untilMail(t.app, owner.email, 'receipt');
     },
   );
 
@@ -390,7 +390,7 @@ describe('paying an invoice', () => {
     expect(
       (await attemptsOf(owner.organizationId)).filter((attempt) => attempt.status === 'succeeded'),
     ).toHaveLength(1);
-    await untilMail(owner.email, 'receipt');
+    await untilMail(t.app, owner.email, 'receipt');
   });
 
   it('a refused card leaves the invoice open and the account inactive', async () => {
@@ -569,16 +569,6 @@ async function addCardWithoutPaying(owner: Owner): Promise<PaymentProfile> {
   return added.json() as PaymentProfile;
 }
 
-async function untilMail(to: string, subjectPart: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const mails = await mailsTo(t.app, to);
-    if (mails.some((mail) => mail.subject.includes(subjectPart))) return mails;
-    if (Date.now() > deadline) throw new Error(`no mail with "${subjectPart}" to ${to}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('low-balance warning', () => {
   it("warns an active PAYG account whose balance is below last month's charge, once a month", async () => {
     const owner = await newOwner('low-balance');
@@ -600,7 +590,7 @@ describe('low-balance warning', () => {
     const june = new Date('2025-06-10T00:00:00Z');
     expect(await warnLowBalances(deps, june)).toContain(owner.organizationId);
     expect(await warnLowBalances(deps, new Date('2025-06-20T00:00:00Z'))).not.toContain(owner.organizationId);
-    const mails = await untilMail(owner.email, 'running low');
+    const mails = await untilMail(t.app, owner.email, 'running low');
     const warnings = mails.filter((mail) => mail.subject.includes('running low'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.text).toContain("is USD 6.00, less than last month's charge of USD 14.00");

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BILLING_CYCLE_PATTERN, TRANSACTION_STATUSES } from './billing-constants.ts';
 import { ACCOUNT_STATUSES, CONTRACT_TYPES, PLAN_KEYS } from './constants.ts';
+import { isValidEmail } from './rules.ts';
 
 /**
  * The operator API: what the operator CLI (`npm run portal`) asks the running portal, with the
@@ -167,3 +168,30 @@ export const RunBillingResponseSchema = z.object({
   failed: z.array(z.object({ organizationId: z.string(), error: z.string() })),
 });
 export type RunBillingResponse = z.infer<typeof RunBillingResponseSchema>;
+
+/**
+ * Removes a person's second factor (authenticator app and backup codes) and ends their sessions: the
+ * way back in for someone who has lost both, the super-admin above all, once the operator has checked
+ * who is asking (docs/operations.md).
+ */
+export const ResetTwoFactorRequestSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1)
+    .refine(isValidEmail, 'must be an email address')
+    .describe('The address the person signs in with, in any case'),
+});
+export type ResetTwoFactorRequest = z.infer<typeof ResetTwoFactorRequestSchema>;
+
+export const ResetTwoFactorResponseSchema = z.object({
+  /** The address as the portal holds it. */
+  email: z.string(),
+  /** The organisation the person is a member of, if any. */
+  organizationId: z.string().nullable(),
+  /** Whether a confirmed second factor was removed; false when there was none, and only sessions ended. */
+  hadSecondFactor: z.boolean(),
+  /** The organisation requires a second factor: the next sign-in leads through enrolment again. */
+  requireTwoFactor: z.boolean(),
+});
+export type ResetTwoFactorResponse = z.infer<typeof ResetTwoFactorResponseSchema>;

@@ -9,6 +9,7 @@ import {
   type ImportUsageResponse,
   type ListOperatorOrganizationsResponse,
   type OperatorOrganization,
+  type ResetTwoFactorResponse,
   type RunBillingResponse,
 } from '@portal/contracts';
 import { OPERATOR_TOKEN_FILE } from '../modules/operators/operator-token.ts';
@@ -39,6 +40,7 @@ export const USAGE = `usage: npm run portal -- <command> [--json]
   org grant-credit <org> --amount 50.00 --note TEXT [--key KEY]
   usage import [--month YYYY-MM]
   billing run --month YYYY-MM [--org <org>]
+  member reset-two-factor <email>
 
 <org> is an organisation id or the address of one of its members. The portal is PORTAL_URL
 (default ${DEFAULT_PORTAL_URL}); the token is OPERATOR_TOKEN, or the one the portal generated into
@@ -327,6 +329,21 @@ const COMMANDS: Record<string, Command> = {
       for (const organizationId of run.becameInactive) lines.push(`Made inactive: ${organizationId}`);
       for (const failure of run.failed) lines.push(`Failed: ${failure.organizationId}: ${failure.error}`);
       return { text: lines.join('\n'), failed: run.failed.length > 0 };
+    },
+  },
+  'member reset-two-factor': {
+    arguments: ['email'],
+    options: {},
+    call: ({ email }) => ({ method: 'POST', path: '/two-factor-resets', body: { email } }),
+    print(answer) {
+      const reset = answer as ResetTwoFactorResponse;
+      const done = reset.hadSecondFactor
+        ? `Removed the second factor of ${reset.email} and ended their sessions; ` +
+          (reset.requireTwoFactor
+            ? 'they sign in with their password and set up two-factor authentication again, which their organisation requires.'
+            : 'they sign in with their password alone and may set up two-factor authentication again.')
+        : `${reset.email} had no second factor; their sessions were ended.`;
+      return { text: `${done}\nThey were mailed a notice of it.` };
     },
   },
 };

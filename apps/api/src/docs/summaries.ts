@@ -81,6 +81,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     'Operator: grant credit to the prepaid balance (a service credit in the ledger)',
   'POST /api/operator/v1/usage-imports': "Operator: import a month's monthly active users from every region",
   'POST /api/operator/v1/billing-runs': 'Operator: bill a month that has ended, each organisation once',
+  'POST /api/operator/v1/two-factor-resets':
+    "Operator: remove a person's second factor and end their sessions (they are mailed a notice)",
 
   'POST /api/internal/v1/regional-sessions/check':
     "A region asks whether a console session may go on (the regions' admin token, not a member's session)",

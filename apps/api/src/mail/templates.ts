@@ -182,3 +182,53 @@ export function lowBalanceMail(input: LowBalanceMailInput): OutgoingMail {
 </body></html>`;
   return { to: input.to, subject: `Your ${portalName} balance is running low`, text, html };
 }
+
+interface TwoFactorResetMailInput {
+  to: string;
+  portalName: string;
+  /** A second factor was removed; otherwise only the sessions were ended. */
+  hadSecondFactor: boolean;
+  /** The organisation requires a second factor, so the next sign-in asks for a new one. */
+  requireTwoFactor: boolean;
+  signInLink: string;
+  passwordResetLink: string;
+}
+
+/**
+ * To a person whose second factor the portal's operator removed, so that the owner of the account
+ * learns of it whoever asked for it.
+ */
+export function twoFactorResetMail(input: TwoFactorResetMailInput): OutgoingMail {
+  const { portalName, hadSecondFactor, requireTwoFactor, signInLink, passwordResetLink } = input;
+  const intro = hadSecondFactor
+    ? `The operator of the ${portalName} removed the two-factor authentication (authenticator app and backup codes) of your account ${input.to} and signed you out everywhere.`
+    : `The operator of the ${portalName} signed your account ${input.to} out everywhere.`;
+  const signIn = hadSecondFactor ? 'Sign in without a code' : 'Sign in again';
+  const next = requireTwoFactor
+    ? `${signIn}; your organisation requires two-factor authentication, so you will set up an authenticator app.`
+    : `${signIn}; you can set up two-factor authentication on your profile.`;
+  const warning = `If you did not ask for this, reset your password now and tell the ${portalName}'s support.`;
+  const text = [
+    portalName,
+    '',
+    intro,
+    '',
+    next,
+    `Sign in: ${signInLink}`,
+    '',
+    warning,
+    `Reset your password: ${passwordResetLink}`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p>${escapeHtml(next)}</p>
+<p><a href="${escapeHtml(signInLink)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Sign in</a></p>
+<p><strong>${escapeHtml(warning)}</strong> <a href="${escapeHtml(passwordResetLink)}">Reset your password</a></p>
+</body></html>`;
+  const subject = hadSecondFactor
+    ? `Two-factor authentication was removed from your ${portalName} account`
+    : `Your ${portalName} account was signed out everywhere`;
+  return { to: input.to, subject, text, html };
+}

@@ -1,5 +1,5 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import { listPage } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -59,4 +59,38 @@ export async function countApplicationsAndMembers(executor: Executor, organizati
     executor.select({ total: count() }).from(member).where(eq(member.organizationId, organizationId)),
   ]);
   return { applications: applications?.total ?? 0, members: members?.total ?? 0 };
+}
+
+/**
+ * The user with this address (any case), locked for the transaction, with the organisation they are
+ * a member of and whether it requires a second factor.
+ */
+export async function lockUserByEmail(tx: Tx, email: string) {
+  const { member, organization, user } = schema;
+  const [row] = await tx
+    .select({
+      id: user.id,
+      email: user.email,
+      twoFactorEnabled: user.twoFactorEnabled,
+      organizationId: member.organizationId,
+      requireTwoFactor: organization.requireTwoFactor,
+    })
+    .from(user)
+    .leftJoin(member, eq(member.userId, user.id))
+    .leftJoin(organization, eq(organization.id, member.organizationId))
+    .where(eq(sql`lower(${user.email})`, email.toLowerCase()))
+    .limit(1)
+    .for('update', { of: user });
+  return row;
+}
+
+/**
+ * Removes the user's second factor (the authenticator secret and backup codes, and the flag that
+ * makes sign-ins ask for a code) and ends every session they have.
+ */
+export async function removeSecondFactorAndEndSessions(tx: Tx, userId: string) {
+  const { session, twoFactor, user } = schema;
+  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  await tx.update(user).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(user.id, userId));
+  await tx.delete(session).where(eq(session.userId, userId));
 }

@@ -7,6 +7,8 @@ import {
   ListOperatorOrganizationsResponseSchema,
   OperatorOrganizationParamsSchema,
   OperatorOrganizationSchema,
+  ResetTwoFactorRequestSchema,
+  ResetTwoFactorResponseSchema,
   RunBillingRequestSchema,
   RunBillingResponseSchema,
   SetContractRequestSchema,
@@ -23,8 +25,9 @@ import { operatorsService } from './operators.service.ts';
 
 /**
  * /api/operator/v1: running the business (organisations' contracts, limits, status and credit, the
- * usage import, the monthly billing) for the operator CLI. The credential is the operator token as
- * a bearer, never a member's session: no role of an organisation reaches these routes.
+ * usage import, the monthly billing, a person's lost second factor) for the operator CLI. The
+ * credential is the operator token as a bearer, never a member's session: no role of an
+ * organisation reaches these routes.
  */
 export async function operatorsRoutes(app: FastifyInstance) {
   const service = operatorsService({
@@ -111,5 +114,21 @@ export async function operatorsRoutes(app: FastifyInstance) {
     '/billing-runs',
     { schema: { body: RunBillingRequestSchema, response: { 200: RunBillingResponseSchema } } },
     async (request) => service.runBilling(request.body),
+  );
+
+  r.post(
+    '/two-factor-resets',
+    {
+      schema: { body: ResetTwoFactorRequestSchema, response: { 200: ResetTwoFactorResponseSchema } },
+    },
+    async (request) => {
+      const reset = await service.resetTwoFactor(request.body);
+      // Kept in the log: no member sees this action in the portal.
+      request.log.info(
+        { email: reset.email, organizationId: reset.organizationId, hadSecondFactor: reset.hadSecondFactor },
+        'operator removed the second factor and ended the sessions of a user',
+      );
+      return reset;
+    },
   );
 }

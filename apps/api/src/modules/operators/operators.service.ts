@@ -7,6 +7,8 @@ import type {
   ListOperatorOrganizationsResponse,
   OperatorOrganization,
   OperatorOrganizationSummary,
+  ResetTwoFactorRequest,
+  ResetTwoFactorResponse,
   RunBillingRequest,
   RunBillingResponse,
   SetContractRequest,
@@ -28,11 +30,14 @@ import {
 } from '../billing/billing.jobs.ts';
 import { markAccountActive, markAccountInactive } from '../billing/billing.repository.ts';
 import { billingService } from '../billing/billing.service.ts';
+import { queueTwoFactorResetMail } from './operators.jobs.ts';
 import {
   countApplicationsAndMembers,
   findOrganization,
   findOrganizationIdOfMemberEmail,
   listOrganizations,
+  lockUserByEmail,
+  removeSecondFactorAndEndSessions,
   type OrganizationRow,
 } from './operators.repository.ts';
 
@@ -231,6 +236,34 @@ export function operatorsService({
         becameInactive: run.becameInactive,
         failed: run.failed,
       };
+    },
+
+    /**
+     * Removes a person's second factor and ends all their sessions in one transaction, then queues
+     * the notice mailed to them. Repeating it is harmless: it ends the sessions again and says there
+     * was no second factor.
+     */
+    async resetTwoFactor({ email }: ResetTwoFactorRequest): Promise<ResetTwoFactorResponse> {
+      const user = await db.transaction(async (tx) => {
+        const found = await lockUserByEmail(tx, email);
+        if (!found) throw new AppError('NOT_FOUND', { message: `Nobody has the address ${email}.` });
+        await removeSecondFactorAndEndSessions(tx, found.id);
+        return found;
+      });
+      const reset: ResetTwoFactorResponse = {
+        email: user.email,
+        organizationId: user.organizationId,
+        hadSecondFactor: user.twoFactorEnabled,
+        requireTwoFactor: user.requireTwoFactor === true,
+      };
+      await queueTwoFactorResetMail(jobQueue, {
+        userId: user.id,
+        to: user.email,
+        hadSecondFactor: reset.hadSecondFactor,
+        requireTwoFactor: reset.requireTwoFactor,
+        resetAt: now().toISOString(),
+      });
+      return reset;
     },
   };
 }

@@ -129,6 +129,47 @@ describe('OIDC single sign-on', () => {
     expect(second.memberId).toBe(first.memberId);
   });
 
+  it('gives a new member the role and the applications chosen for new members', async () => {
+    const org = await ssoOrganization();
+    const applications = ['sso-app-chosen', 'sso-app-other'];
+    for (const id of applications)
+      await t.database.db
+        .insert(schema.application)
+        .values({
+          id,
+          organizationId: org.organizationId,
+          name: id,
+          plan: 'advance',
+          region: 'EU',
+          state: 'active',
+        });
+    const saved = await t.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        {
+          ...settingsOf(org, false),
+          defaultRoleId: 'portal.moderator',
+          defaultApplicationScopes: ['sso-app-chosen'],
+        },
+        org.cookie,
+      ),
+    );
+    expect(saved.json()).toMatchObject({
+      defaultRoleId: 'portal.moderator',
+      defaultApplicationScopes: [{ id: 'sso-app-chosen', name: 'sso-app-chosen' }],
+    });
+    const landing = await signInWithSso(org.domain, person(`scoped@${org.emailDomain}`));
+    const account = await me(landing.session!);
+    expect(account.roles).toEqual([{ id: 'portal.moderator' }]);
+    const member = await t.app.inject(
+      jsonRequest('GET', `/api/v1/members/${account.memberId}`, undefined, org.cookie),
+    );
+    expect(member.json()).toMatchObject({
+      applicationScopes: [{ id: 'sso-app-chosen', name: 'sso-app-chosen' }],
+    });
+  });
+
   it('refuses an address outside the owned domains and the allow-list with NOT_IN_WHITELIST, leaving no user', async () => {
     const org = await ssoOrganization({ allowedEmails: ['guest@elsewhere-corp.io'] });
     const refused = await signInWithSso(org.domain, person('stranger@elsewhere-corp.io'));

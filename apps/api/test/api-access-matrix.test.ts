@@ -315,7 +315,18 @@ const call =
  * PAYG, with room for what they create, and March 2025 already billed.
  */
 const ownOrganization = (suffix = '') => () => `/api/operator/v1/organizations/${ownerOrganizationId}${suffix}`;
+/** Whom the operator's two-factor reset names: a person of their own, since it ends their sessions. */
+const TWO_FACTOR_RESET_EMAIL = 'two-factor-reset@matrix.io';
+let twoFactorResetPerson: Promise<string> | undefined;
+
 const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: Outcome }> = {
+  'POST /api/operator/v1/two-factor-resets': {
+    withOperatorToken: OK,
+    prepare: async () => {
+      await (twoFactorResetPerson ??= setUpOrganization(t.app, TWO_FACTOR_RESET_EMAIL));
+      return { method: 'POST', url: '/api/operator/v1/two-factor-resets', body: { email: TWO_FACTOR_RESET_EMAIL } };
+    },
+  },
   'GET /api/operator/v1/organizations': {
     withOperatorToken: OK,
     prepare: call('GET', '/api/operator/v1/organizations?page=1'),

@@ -58,6 +58,11 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Invitations',
     description: 'Inviting people, and the invitee joining through the mailed link.',
   },
+  sso: {
+    name: 'Single sign-on',
+    description:
+      "The organisation's identity provider (OIDC or SAML) and its sign-in settings; the super-admin's alone.",
+  },
   config: { name: 'Configuration', description: 'What the sign-in pages need to know; public.' },
   utils: { name: 'Reference data', description: 'Countries and subdivisions for the billing forms; public.' },
   internal: { name: 'Regions', description: 'Server-to-server calls from the regional platform.' },

@@ -60,6 +60,13 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/members/{memberId}/password': 'Change your own password',
   'GET /api/v1/roles/': 'The roles a member can have',
 
+  'GET /api/v1/sso/': "The organisation's single sign-on: its identity provider, the values to give it, sign-in settings",
+  'POST /api/v1/sso/connection/test': 'Try an identity provider (OIDC discovery and keys, or SAML metadata) without saving',
+  'PUT /api/v1/sso/connection': 'Connect the identity provider, after trying it again',
+  'DELETE /api/v1/sso/connection': 'Disconnect the identity provider (single sign-on stops being required)',
+  'PUT /api/v1/sso/settings':
+    'The SSO domain, owned email domains, allowed addresses, new members’ role and applications, and whether SSO is required',
+
   'GET /api/v1/invitations/': 'Pending invitations',
   'POST /api/v1/invitations/': 'Invite people by address, with a role and application access',
   'DELETE /api/v1/invitations/{invitationId}': 'Cancel an invitation',

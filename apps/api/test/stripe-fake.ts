@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
  * (the same key and parameters replay the stored answer; other parameters are an idempotency_error)
  * and refuses in Stripe's error shape, so the official SDK raises StripeCardError and the rest.
  *
+ * It searches PaymentIntents by a metadata value (`GET /v1/payment_intents/search`) and can forget
+ * the idempotency keys it has seen, as Stripe does after 24 hours.
+ *
  * Test PaymentMethods behave as Stripe's do: each use of `pm_card_visa` and the others makes a new
  * PaymentMethod; the declining ones are refused when saved (a SetupIntent) and when charged, except
  * `pm_card_chargeCustomerFail`, which is saved and then refused; `pm_card_authenticationRequired`
@@ -158,6 +161,8 @@ export interface StripeFake {
   failNext(status?: number, count?: number): void;
   /** The next `count` requests are carried out, then their connections closed without an answer. */
   loseAnswers(count?: number): void;
+  /** Stripe forgets every idempotency key it has seen, as it does 24 hours after a key's first use. */
+  forgetIdempotencyKeys(): void;
   /** A PaymentIntent's status is changed as Stripe might later (a payment that was processing). */
   setStatus(paymentIntentId: string, status: PaymentIntentRecord['status']): void;
   /** The JSON of an event about a PaymentIntent, as Stripe posts it to a webhook. */
@@ -365,6 +370,40 @@ export async function startStripeFake(secretKey = 'sk_test_fake_0123456789abcdef
     return { status: 200, body: paymentIntentJson(record, params.expand) };
   }
 
+  /**
+   * Stripe's search of PaymentIntents for the one query the portal makes, `metadata['k']:'v'` (a
+   * value with `\'` and `\\` escapes), newest first; it is up to date at once, unlike Stripe's.
+   */
+  function searchPaymentIntents(params: Record<string, unknown>): Answer {
+    const query = String(params.query ?? '');
+    const match = query.match(/^metadata\['([^']+)'\]:'((?:[^'\\]|\\.)*)'$/);
+    if (!match)
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        param: 'query',
+        message: `The fake searches only metadata['key']:'value', not: ${query}`,
+      });
+    const [, key, escaped] = match as unknown as [string, string, string];
+    const value = escaped.replace(/\\(.)/g, '$1');
+    const limit = params.limit === undefined ? 10 : Number(params.limit);
+    const expand = Array.isArray(params.expand) && params.expand.includes('data.payment_method');
+    const data = [...paymentIntents.values()]
+      .filter((record) => record.metadata[key] === value)
+      .reverse()
+      .slice(0, limit)
+      .map((record) => paymentIntentJson(record, expand ? ['payment_method'] : undefined));
+    return {
+      status: 200,
+      body: {
+        object: 'search_result',
+        url: '/v1/payment_intents/search',
+        data,
+        has_more: false,
+        next_page: null,
+      },
+    };
+  }
+
   function paymentIntentOf(paymentIntentId: string): PaymentIntentRecord {
     const record = paymentIntents.get(paymentIntentId);
     if (!record) throw missing('id', 'payment_intent', paymentIntentId);
@@ -396,6 +435,7 @@ export async function startStripeFake(secretKey = 'sk_test_fake_0123456789abcdef
       return { status: 200, body: setupIntentJson(record) };
     }
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
+    if (method === 'GET' && path === '/v1/payment_intents/search') return searchPaymentIntents(params);
     if (method === 'GET' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)$/)))
       return { status: 200, body: paymentIntentJson(paymentIntentOf(match[1]!), params.expand) };
     if (method === 'POST' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/))) {
@@ -527,6 +567,7 @@ export async function startStripeFake(secretKey = 'sk_test_fake_0123456789abcdef
     loseAnswers: (count = 1) => {
       answersToLose = count;
     },
+    forgetIdempotencyKeys: () => idempotent.clear(),
     setStatus: (paymentIntentId, status) => {
       paymentIntentOf(paymentIntentId).status = status;
     },

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,6 +71,11 @@ const REFUSED_CARDS = [
 
 const intentsWithKey = (idempotencyKey: string) =>
   fake.paymentIntents().filter((intent) => intent.metadata[ATTEMPT_KEY_METADATA] === idempotencyKey);
+
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+/** How many times the gateway has searched PaymentIntents, and created them. */
+const searches = () => fake.requests.filter((request) => request === 'GET /v1/payment_intents/search').length;
+const creations = () => fake.requests.filter((request) => request === 'POST /v1/payment_intents').length;
 
 describe('the Stripe adapter', () => {
   const gateway = adapter();
@@ -267,6 +273,101 @@ describe('the Stripe adapter', () => {
       idempotencyKey: request.idempotencyKey,
       amountCents: 1234,
       outcome: undefined,
+    });
+  });
+
+  describe('an attempt older than Stripe keeps idempotency keys (24 hours)', () => {
+    it('is what the fake stands for: a key sent again after Stripe forgot it charges again', async () => {
+      const request = charge({ token: 'pm_card_visa' });
+      await gateway.charge(request);
+      fake.forgetIdempotencyKeys();
+      await gateway.charge(request);
+      expect(intentsWithKey(request.idempotencyKey)).toHaveLength(2);
+    });
+
+    it('is settled from the PaymentIntent its metadata names, found by search, without charging again', async () => {
+      const request = charge({ token: 'pm_card_visa' });
+      const first = await gateway.charge(request);
+      fake.forgetIdempotencyKeys();
+      const [searched, created] = [searches(), creations()];
+      expect(await gateway.charge({ ...request, attemptCreatedAt: hoursAgo(25) })).toEqual(first);
+      expect(intentsWithKey(request.idempotencyKey)).toHaveLength(1);
+      expect([searches() - searched, creations() - created]).toEqual([1, 0]);
+
+      const { card, customerRef } = await gateway.saveCard({
+        token: 'pm_card_mastercard',
+        customerRef: null,
+        organizationId: 'org-old-1',
+      });
+      const saved = charge({ paymentMethodRef: card.paymentMethodRef, customerRef });
+      await gateway.charge(saved);
+      fake.forgetIdempotencyKeys();
+      expect(await gateway.charge({ ...saved, attemptCreatedAt: hoursAgo(23.5) })).toMatchObject({
+        outcome: 'succeeded',
+        card: { brand: 'master' },
+      });
+      expect(intentsWithKey(saved.idempotencyKey)).toHaveLength(1);
+    });
+
+    it('answers a declined PaymentIntent found as the refusal, and a processing one as an unknown outcome', async () => {
+      const declined = charge({ token: 'pm_card_chargeDeclinedInsufficientFunds' });
+      await gateway.charge(declined);
+      const processing = charge({ token: 'pm_card_visa' });
+      await gateway.charge(processing);
+      fake.setStatus(intentsWithKey(processing.idempotencyKey)[0]!.id, 'processing');
+      fake.forgetIdempotencyKeys();
+
+      expect(await gateway.charge({ ...declined, attemptCreatedAt: hoursAgo(30) })).toMatchObject({
+        outcome: 'refused',
+        refusal: 'insufficient_funds',
+      });
+      await expect(gateway.charge({ ...processing, attemptCreatedAt: hoursAgo(30) })).rejects.toBeInstanceOf(
+        GatewayUnavailableError,
+      );
+      expect(intentsWithKey(declined.idempotencyKey)).toHaveLength(1);
+      expect(intentsWithKey(processing.idempotencyKey)).toHaveLength(1);
+    });
+
+    it('never charges one Stripe has no PaymentIntent for: unknown while the search may lag, then attempt_expired', async () => {
+      const neverSent = charge({ token: 'pm_card_visa' });
+      const created = creations();
+      await expect(gateway.charge({ ...neverSent, attemptCreatedAt: hoursAgo(23.5) })).rejects.toBeInstanceOf(
+        GatewayUnavailableError,
+      );
+      expect(await gateway.charge({ ...neverSent, attemptCreatedAt: hoursAgo(24.1) })).toMatchObject({
+        outcome: 'refused',
+        refusal: 'attempt_expired',
+      });
+      expect(creations()).toBe(created);
+      expect(intentsWithKey(neverSent.idempotencyKey)).toHaveLength(0);
+    });
+
+    it('is a search Stripe does not answer: an unknown outcome', async () => {
+      fake.failNext(500);
+      await expect(
+        gateway.charge({ ...charge({ token: 'pm_card_visa' }), attemptCreatedAt: hoursAgo(25) }),
+      ).rejects.toBeInstanceOf(GatewayUnavailableError);
+    });
+
+    it('but a younger attempt is asked about with its key, which Stripe still has: no search', async () => {
+      const lost = charge({ token: 'pm_card_visa' });
+      fake.loseAnswers(2);
+      await expect(gateway.charge({ ...lost, attemptCreatedAt: hoursAgo(22) })).rejects.toBeInstanceOf(
+        GatewayUnavailableError,
+      );
+      const searched = searches();
+      expect(await gateway.charge({ ...lost, attemptCreatedAt: hoursAgo(22) })).toMatchObject({
+        outcome: 'succeeded',
+      });
+      expect(searches()).toBe(searched);
+      expect(intentsWithKey(lost.idempotencyKey)).toHaveLength(1);
+
+      // One the gateway never saw is charged now with its key, as before.
+      const unsent = charge({ token: 'pm_card_visa' });
+      expect(await gateway.charge({ ...unsent, attemptCreatedAt: hoursAgo(1) })).toMatchObject({
+        outcome: 'succeeded',
+      });
+      expect(searches()).toBe(searched);
     });
   });
 
@@ -475,26 +576,105 @@ describe('the portal with PAYMENT_PROVIDER=stripe', () => {
     ]);
   });
 
-  it('reconciles an attempt whose answer was lost by asking again with its key', async () => {
-    const invoiceId = await openInvoice(1800);
-    // The answer and the SDK's retries of it are all lost: Stripe charged, the portal does not know.
+  const reconcile = () =>
+    reconcilePaymentAttempts(
+      { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
+      new Date(Date.now() + 1000),
+    );
+
+  /** An invoice paid with the saved card whose answer, and the SDK's retries of it, are all lost. */
+  async function lostInvoicePayment(amountCents: number) {
+    const invoiceId = await openInvoice(amountCents);
     fake.loseAnswers(3);
     const lost = await call('POST', `/api/v1/transactions/${invoiceId}/pay`, { paymentProfileId: card.id });
     expectApiError(lost, 503, 'PAYMENT_NOT_CONFIRMED');
     const [pending] = (await attempts()).slice(-1);
     expect(pending!.status).toBe('pending');
-    expect(intentsWithKey(pending!.idempotencyKey)).toMatchObject([{ status: 'succeeded' }]);
+    return { invoiceId, pending: pending! };
+  }
 
-    const outcomes = await reconcilePaymentAttempts(
-      { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
-      new Date(Date.now() + 1000),
-    );
+  it('reconciles an attempt whose answer was lost by asking again with its key', async () => {
+    // Stripe charged, the portal does not know.
+    const { invoiceId, pending } = await lostInvoicePayment(1800);
+    expect(intentsWithKey(pending.idempotencyKey)).toMatchObject([{ status: 'succeeded' }]);
+
+    const searched = searches();
+    const outcomes = await reconcile();
     expect(outcomes).toMatchObject({ succeeded: 1 });
+    // A young attempt is asked about with its key: the same PaymentIntent, no search.
+    expect(searches()).toBe(searched);
     const [settled] = (await attempts()).slice(-1);
-    expect(settled).toMatchObject({ id: pending!.id, status: 'succeeded' });
-    expect(intentsWithKey(pending!.idempotencyKey)).toHaveLength(1);
+    expect(settled).toMatchObject({ id: pending.id, status: 'succeeded' });
+    expect(intentsWithKey(pending.idempotencyKey)).toHaveLength(1);
     const [invoice] = (await ledger()).filter((row) => row.id === invoiceId);
     expect(invoice!.status).toBe('paid');
+  });
+
+  async function age(attemptId: number, hours: number) {
+    await t.database.db
+      .update(schema.paymentAttempt)
+      .set({ createdAt: hoursAgo(hours) })
+      .where(eq(schema.paymentAttempt.id, attemptId));
+  }
+
+  it('reconciles an attempt left pending for over a day, after Stripe forgot its key, from its PaymentIntent: one charge', async () => {
+    const { invoiceId, pending } = await lostInvoicePayment(2100);
+    // The portal was down for over a day: Stripe no longer knows the key.
+    await age(pending.id, 26);
+    fake.forgetIdempotencyKeys();
+
+    const created = creations();
+    expect(await reconcile()).toEqual({ succeeded: 1, refused: 0, pending: 0 });
+    expect(creations()).toBe(created);
+    const intents = intentsWithKey(pending.idempotencyKey);
+    expect(intents).toMatchObject([{ amount: 2100, status: 'succeeded' }]);
+    const [settled] = (await attempts()).slice(-1);
+    expect(settled).toMatchObject({ id: pending.id, status: 'succeeded', chargeRef: intents[0]!.id });
+    const [invoice] = (await ledger()).filter((row) => row.id === invoiceId);
+    expect(invoice!.status).toBe('paid');
+  });
+
+  it('settles an attempt over a day old that Stripe never charged as refused (attempt_expired), charging nothing', async () => {
+    // A crash between writing the attempt and calling Stripe: the invoice is claimed, Stripe knows nothing.
+    const invoiceId = await openInvoice(1500);
+    await t.database.db
+      .update(schema.ledgerTransaction)
+      .set({ status: 'processing' })
+      .where(eq(schema.ledgerTransaction.id, invoiceId));
+    const [profile] = await t.database.db
+      .select()
+      .from(schema.paymentProfile)
+      .where(eq(schema.paymentProfile.id, card.id));
+    const [organization] = await t.database.db
+      .select()
+      .from(schema.organization)
+      .where(eq(schema.organization.id, organizationId));
+    const [attempt] = await t.database.db
+      .insert(schema.paymentAttempt)
+      .values({
+        organizationId,
+        idempotencyKey: crypto.randomUUID(),
+        purpose: 'invoice',
+        invoiceTransactionId: invoiceId,
+        amountCents: 1500,
+        paymentMethodRef: profile!.paymentMethodRef,
+        customerRef: organization!.gatewayCustomerRef,
+        createdAt: hoursAgo(23.5),
+      })
+      .returning();
+
+    const created = creations();
+    // Past the key's trusted 23 hours: looked up, not sent; not found yet, so left for the search to catch up.
+    expect(await reconcile()).toEqual({ succeeded: 0, refused: 0, pending: 1 });
+    await age(attempt!.id, 25);
+    expect(await reconcile()).toEqual({ succeeded: 0, refused: 1, pending: 0 });
+    expect(creations()).toBe(created);
+    expect(intentsWithKey(attempt!.idempotencyKey)).toHaveLength(0);
+    const [settled] = (await attempts()).slice(-1);
+    expect(settled).toMatchObject({ id: attempt!.id, status: 'refused', refusal: 'attempt_expired' });
+    // The invoice can be paid again, with the user's fresh consent and a fresh key.
+    const [invoice] = (await ledger()).filter((row) => row.id === invoiceId);
+    expect(invoice!.status).toBe('open');
   });
 
   it('removes a saved card at Stripe too', async () => {

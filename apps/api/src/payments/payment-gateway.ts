@@ -20,6 +20,9 @@ export interface SavedGatewayCard extends GatewayCard {
 /**
  * Why a gateway refused a card or a charge, in the portal's words. `authentication_required`: the
  * card's issuer asks for 3-D Secure, which the portal has no flow for (Stripe only).
+ * `attempt_expired`: an attempt asked about after the gateway has forgotten its idempotency key, of
+ * which the gateway has no charge: settled as not charged rather than charged a day late (Stripe
+ * only, decision 025); never the answer to a live request.
  */
 export type CardRefusal =
   | 'card_declined'
@@ -27,7 +30,8 @@ export type CardRefusal =
   | 'expired_card'
   | 'card_not_supported'
   | 'invalid_token'
-  | 'authentication_required';
+  | 'authentication_required'
+  | 'attempt_expired';
 
 export type ChargeOutcome =
   | { outcome: 'succeeded'; chargeRef: string; card: GatewayCard }
@@ -44,6 +48,12 @@ export interface ChargeRequest {
   description: string;
   /** A fresh token from the card form, or a saved card (with the customer it belongs to). */
   source: { token: string } | { paymentMethodRef: string; customerRef: string | null };
+  /**
+   * When the attempt was written, just before the gateway first saw its key; unset is now. A gateway
+   * that forgets keys (Stripe, after 24 hours) looks an older attempt's charge up instead of sending
+   * the key again, which it would take for a new charge.
+   */
+  attemptCreatedAt?: Date;
 }
 
 /**

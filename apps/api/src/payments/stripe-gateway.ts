@@ -32,12 +32,30 @@ const STRIPE_NETWORK_RETRIES = 2;
 /** The metadata key of a PaymentIntent that names the portal's payment attempt by its idempotency key. */
 export const ATTEMPT_KEY_METADATA = 'portal_idempotency_key';
 
+const HOUR_MS = 60 * 60_000;
+/**
+ * Stripe keeps an idempotency key for 24 hours from its first use, which is after the attempt was
+ * written: an attempt younger than this is asked about with its key (exact and immediate). An hour
+ * is kept for the clocks of the database, the portal and Stripe (decision 025).
+ */
+export const IDEMPOTENCY_KEY_TRUSTED_MS = 23 * HOUR_MS;
+/**
+ * An older attempt is looked up with Stripe's search, which lags (under a minute, as a rule). As the
+ * portal sends no key for an attempt past IDEMPOTENCY_KEY_TRUSTED_MS, a PaymentIntent made for it is
+ * at least an hour old at this age, and the search not finding one is taken for no charge.
+ */
+export const SEARCH_CONCLUSIVE_AFTER_MS = 24 * HOUR_MS;
+
 /** A PaymentIntent event that can settle a payment attempt; the webhook acts on no other. */
 export const SETTLING_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed'] as const;
 
 /** The message of a refusal for a card whose issuer asks for 3-D Secure. */
 const AUTHENTICATION_REQUIRED_MESSAGE =
   'The card asks for 3-D Secure authentication, which the portal has no flow for yet.';
+
+/** The message of the refusal settling an old attempt Stripe has no PaymentIntent for. */
+const ATTEMPT_EXPIRED_MESSAGE =
+  'Stripe has no PaymentIntent for this attempt, which is older than Stripe keeps idempotency keys: it was not charged, and is not charged now.';
 
 /** Stripe's card brands (PaymentMethod.card.brand) and the gateway interface's. */
 const BRANDS: Record<string, GatewayCardBrand> = {
@@ -143,11 +161,14 @@ export class StripeGateway implements PaymentGateway {
 
   /**
    * Confirms a PaymentIntent for the amount with the attempt's idempotency key (also in its
-   * metadata, for the webhook). The parameters are made from the request alone, so asking again
-   * with the same key sends the same ones and Stripe answers its first outcome. A saved card is
-   * charged off-session; a card the user just entered on-session.
+   * metadata, for the webhook and the search). The parameters are made from the request alone, so
+   * asking again with the same key sends the same ones and Stripe answers its first outcome. A saved
+   * card is charged off-session; a card the user just entered on-session. An attempt older than
+   * Stripe keeps keys is never sent again: its PaymentIntent is looked up instead (decision 025).
    */
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    const age = request.attemptCreatedAt ? Date.now() - request.attemptCreatedAt.getTime() : 0;
+    if (age >= IDEMPOTENCY_KEY_TRUSTED_MS) return this.lookUpCharge(request, age);
     const { source } = request;
     if ('paymentMethodRef' in source && source.customerRef === null)
       throw new Error('A saved card is charged with its customer, and this one names none.');
@@ -176,14 +197,7 @@ export class StripeGateway implements PaymentGateway {
         return { outcome: 'refused', refusal: 'card_declined', message: error.message };
       throw unavailableOr(error, 'charging');
     }
-    if (paymentIntent.status === 'requires_action') {
-      // No 3-D Secure flow yet: the PaymentIntent is cancelled rather than left waiting for one.
-      await this.stripe.paymentIntents.cancel(paymentIntent.id).catch(() => undefined);
-    }
-    const outcome = await this.outcomeOf(paymentIntent);
-    if (!outcome)
-      throw new GatewayUnavailableError(`Stripe's PaymentIntent ${paymentIntent.id} is still processing`);
-    return outcome;
+    return this.chargeOutcomeOf(paymentIntent);
   }
 
   /**
@@ -213,6 +227,62 @@ export class StripeGateway implements PaymentGateway {
       currency: paymentIntent.currency,
       outcome: await this.outcomeOf(paymentIntent),
     };
+  }
+
+  /**
+   * The outcome of an attempt past the key's 24 hours, from the PaymentIntent its metadata names,
+   * found with Stripe's search; nothing is created. A processing one, or none found while the search
+   * may still be catching up, is an unknown outcome (the attempt stays pending); none found later is
+   * `attempt_expired`, settled as not charged.
+   */
+  private async lookUpCharge(request: ChargeRequest, age: number): Promise<ChargeOutcome> {
+    let found: Stripe.PaymentIntent[];
+    try {
+      const result = await this.stripe.paymentIntents.search({
+        query: `metadata['${ATTEMPT_KEY_METADATA}']:'${request.idempotencyKey.replace(/['\\]/g, '\\$&')}'`,
+        expand: ['data.payment_method'],
+        limit: 10,
+      });
+      found = result.data.filter(
+        (paymentIntent) => paymentIntent.metadata[ATTEMPT_KEY_METADATA] === request.idempotencyKey,
+      );
+    } catch (error) {
+      throw unavailableOr(error, 'searching PaymentIntents');
+    }
+    if (found.length === 0) {
+      if (age < SEARCH_CONCLUSIVE_AFTER_MS)
+        throw new GatewayUnavailableError(
+          `Stripe's search has no PaymentIntent for ${request.idempotencyKey} yet; asked again later`,
+        );
+      return { outcome: 'refused', refusal: 'attempt_expired', message: ATTEMPT_EXPIRED_MESSAGE };
+    }
+    const other = found.find(
+      (paymentIntent) => paymentIntent.amount !== request.amountCents || paymentIntent.currency !== 'usd',
+    );
+    if (other)
+      throw new Error(
+        `Stripe's PaymentIntent ${other.id} names the attempt ${request.idempotencyKey} with another amount`,
+      );
+    // One PaymentIntent per key, as a rule; should there be more, a success or one under way decides.
+    const paymentIntent =
+      found.find((candidate) => candidate.status === 'succeeded') ??
+      found.find((candidate) => candidate.status === 'processing') ??
+      found[0]!;
+    return this.chargeOutcomeOf(paymentIntent);
+  }
+
+  /**
+   * What a charge's PaymentIntent answers: one waiting for 3-D Secure is cancelled (no flow for it
+   * yet) rather than left waiting, and a processing one is an unknown outcome.
+   */
+  private async chargeOutcomeOf(paymentIntent: Stripe.PaymentIntent): Promise<ChargeOutcome> {
+    if (paymentIntent.status === 'requires_action') {
+      await this.stripe.paymentIntents.cancel(paymentIntent.id).catch(() => undefined);
+    }
+    const outcome = await this.outcomeOf(paymentIntent);
+    if (!outcome)
+      throw new GatewayUnavailableError(`Stripe's PaymentIntent ${paymentIntent.id} is still processing`);
+    return outcome;
   }
 
   /** The outcome a PaymentIntent stands for; undefined while it is processing. */

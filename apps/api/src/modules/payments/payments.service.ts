@@ -75,6 +75,8 @@ const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
   card_not_supported: 'CARD_NOT_SUPPORTED',
   invalid_token: 'CARD_TOKEN_INVALID',
   authentication_required: 'CARD_AUTHENTICATION_REQUIRED',
+  // Only a reconciliation settles with it (an attempt over a day old); no live request gets it.
+  attempt_expired: 'CARD_DECLINED',
 };
 
 export interface PaymentsDeps {
@@ -135,6 +137,7 @@ function chargeRequestOf(attempt: PaymentAttemptRow): ChargeRequest {
     source: attempt.sourceToken
       ? { token: attempt.sourceToken }
       : { paymentMethodRef: attempt.paymentMethodRef ?? '', customerRef: attempt.customerRef },
+    attemptCreatedAt: attempt.createdAt,
   };
 }
 
@@ -536,7 +539,8 @@ export function paymentsService({
     /**
      * Settles an attempt a crash or a lost answer left pending by asking the gateway again with its
      * idempotency key: the gateway answers the first outcome and charges nothing more. One still
-     * without an answer stays pending for the next round.
+     * without an answer stays pending for the next round. Stripe, which forgets keys after 24 hours,
+     * looks an older attempt's PaymentIntent up instead of sending the key (decision 025).
      */
     async reconcile(attempt: PaymentAttemptRow): Promise<PaymentAttemptRow['status']> {
       let outcome: ChargeOutcome;

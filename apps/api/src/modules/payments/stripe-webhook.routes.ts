@@ -81,6 +81,13 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
       const attempt = reported.idempotencyKey
         ? await findAttemptByIdempotencyKey(app.database.db, reported.idempotencyKey)
         : undefined;
+      if (attempt?.status === 'refused' && reported.outcome?.outcome === 'succeeded') {
+        // Money taken for an attempt settled as not charged (decision 025): for an operator to refund.
+        request.log.error(
+          { paymentIntentId, attemptId: attempt.id, refusal: attempt.refusal },
+          'Stripe charged for a payment attempt the portal settled as refused; refund it in Stripe or record it',
+        );
+      }
       if (!attempt || attempt.status !== 'pending' || !reported.outcome) return { received: true as const };
       if (reported.amountCents !== attempt.amountCents || reported.currency !== 'usd') {
         request.log.error(

@@ -4,6 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS, SSO_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
+import { documentPath } from '../src/docs/api-reference.ts';
 import { billingService } from '../src/modules/billing/billing.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
@@ -685,7 +686,7 @@ const IDENTITY_ROWS: Record<string, Row> = {
 };
 
 /**
- * Organisation single sign-on under `/api/auth` (not in the document): anyone may start it by an SSO
+ * Organisation single sign-on under `/api/auth`: anyone may start it by an SSO
  * domain, and the identity provider's ways back refuse what the portal did not ask for with a
  * redirect to a page of the portal, whoever the caller is (sso-access.test.ts checks where to).
  */
@@ -743,7 +744,7 @@ describe('the whole API × every kind of caller', () => {
     const isIdentity = (route: string) => route.includes(' /api/auth/');
     const identity = routes.filter(isIdentity).map((route) => route.replace(' /api/auth/', ' /'));
     expect(identity.sort(), 'identity endpoints without an expected row').toEqual(
-      Object.keys(IDENTITY_ROWS).sort(),
+      [...Object.keys(IDENTITY_ROWS), ...Object.keys(SSO_IDENTITY_ROWS).map(documentPath)].sort(),
     );
     const missing = routes.filter((route) => !isIdentity(route) && !(route in ROWS));
     expect(missing, 'routes without an expected row').toEqual([]);

@@ -3,16 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import { ENABLED_AUTH_ENDPOINTS, SSO_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import { API_DOCS_PATH, OPENAPI_DOCUMENT_PATH, documentPath } from '../src/docs/api-reference.ts';
-import { GOOGLE_IDENTITY_ENDPOINTS, IDENTITY_ENDPOINTS } from '../src/docs/identity-endpoints.ts';
+import {
+  GOOGLE_IDENTITY_ENDPOINTS,
+  IDENTITY_ENDPOINTS,
+  SSO_IDENTITY_ENDPOINTS,
+} from '../src/docs/identity-endpoints.ts';
 import { GoogleStandIn } from './google-stand-in.ts';
+import { SamlIdp } from './saml-idp.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
   cookieHeader,
   jsonRequest,
   latestCode,
+  setUpOrganization,
   signIn,
   signUpVerifiedUser,
   useTestApp,
@@ -58,6 +64,10 @@ const t = useTestApp({ WEB_DIST_DIR: webDist });
 const google = await GoogleStandIn.start();
 afterAll(() => google.stop());
 const withGoogle = useTestApp({ WEB_DIST_DIR: webDist, ...google.portalEnv });
+// An organisation's SAML identity provider, for the single sign-on endpoints' answers.
+const samlIdp = await SamlIdp.start();
+afterAll(() => samlIdp.stop());
+const withSso = useTestApp({ WEB_DIST_DIR: webDist, ...samlIdp.portalEnv });
 
 interface Operation {
   summary?: string;
@@ -237,12 +247,14 @@ describe('the OpenAPI document', () => {
         .map(([key]) => key)
         .filter((key) => key.includes(' /api/auth/'))
         .sort();
-      const served = Object.entries({ ...ENABLED_AUTH_ENDPOINTS, ...extra }).map(
-        ([endpoint, { method }]) => `${method} /api/auth${endpoint}`,
+      const served = Object.entries({ ...ENABLED_AUTH_ENDPOINTS, ...SSO_ENDPOINTS, ...extra }).map(
+        ([endpoint, { method }]) => `${method} /api/auth${documentPath(endpoint)}`,
       );
       expect(documented).toEqual(served.sort());
       for (const key of documented) {
-        const [method, url] = key.split(' ') as ['GET' | 'POST', string];
+        const [method, path] = key.split(' ') as ['GET' | 'POST', string];
+        // A provider id of no organisation still reaches the endpoint, which refuses it.
+        const url = path.replace('{providerId}', 'sso-00000000-0000-4000-8000-000000000000');
         const response = await testApp.app.inject(
           jsonRequest(method, url, method === 'POST' ? {} : undefined),
         );
@@ -274,7 +286,8 @@ async function expectDocumentedAnswer(
   endpoint: string,
   request: { body?: unknown; cookie?: string; query?: string } = {},
 ) {
-  const documented = IDENTITY_ENDPOINTS[endpoint] ?? GOOGLE_IDENTITY_ENDPOINTS[endpoint]!;
+  const documented =
+    IDENTITY_ENDPOINTS[endpoint] ?? GOOGLE_IDENTITY_ENDPOINTS[endpoint] ?? SSO_IDENTITY_ENDPOINTS[endpoint]!;
   if (request.body !== undefined)
     expect(documented.body?.safeParse(request.body).success, endpoint).toBe(true);
   const url = `/api/auth${endpoint}${request.query ?? ''}`;
@@ -346,6 +359,62 @@ describe('the identity endpoints', () => {
       body: { password: STRONG_PASSWORD },
       cookie: cookieHeader(enrolled.headers['set-cookie']),
     });
+  });
+
+  it("answer an organisation's single sign-on as the document says", async () => {
+    const cookie = await setUpOrganization(withSso.app, 'owner@docs-sso.io');
+    const connect = await withSso.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/connection',
+        { protocol: 'saml', metadataXml: samlIdp.metadataXml },
+        cookie,
+      ),
+    );
+    const { providerId } = connect.json() as { providerId: string };
+    await withSso.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        {
+          domain: 'docs-sso',
+          emailDomains: ['docs-sso.io'],
+          allowedEmails: [],
+          defaultRoleId: 'portal.developer',
+          defaultApplicationScopes: null,
+          enforced: false,
+        },
+        cookie,
+      ),
+    );
+    const started = await expectDocumentedAnswer(withSso, '/sign-in/sso', {
+      body: { organizationSlug: 'docs-sso', callbackURL: '/', errorCallbackURL: '/sign-in-sso' },
+    });
+    const metadata = await expectDocumentedAnswer(withSso, '/sso/saml2/sp/metadata', {
+      query: `?providerId=${providerId}`,
+    });
+    expect(metadata.headers['content-type']).toMatch(/xml/);
+    const answer = await samlIdp.respondTo((started.json() as { url: string }).url, {
+      nameId: 'reader@docs-sso.io',
+      email: 'reader@docs-sso.io',
+    });
+    const landed = await withSso.app.inject({
+      method: 'POST',
+      url: new URL(answer.acsUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        SAMLResponse: answer.SAMLResponse,
+        RelayState: answer.RelayState ?? '',
+      }).toString(),
+    });
+    expect(landed.statusCode).toBe(SSO_IDENTITY_ENDPOINTS['/sso/saml2/sp/acs/{providerId}']!.success.status);
+    expect(landed.headers['set-cookie']).toBeDefined();
+    const callback = await withSso.app.inject({
+      method: 'GET',
+      url: `/api/auth/sso/callback/${providerId}?state=unknown&code=x`,
+    });
+    expect(callback.statusCode).toBe(SSO_IDENTITY_ENDPOINTS['/sso/callback/{providerId}']!.success.status);
+    expect(callback.headers.location).toMatch(/error=/);
   });
 
   it('answer Google sign-in as the document says', async () => {

@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import {
   GOOGLE_IDENTITY_ENDPOINTS,
   IDENTITY_ENDPOINTS,
+  SSO_IDENTITY_ENDPOINTS,
   type IdentityEndpoint,
 } from './identity-endpoints.ts';
 import { OPERATION_SUMMARIES } from './summaries.ts';
@@ -102,21 +103,36 @@ const jsonContent = (schema: z.ZodType, io: 'input' | 'output') => ({
   'application/json': { schema: jsonSchemaOf(schema, io) },
 });
 
-function identityOperation({ summary, description, query, body, success }: IdentityEndpoint) {
-  const { properties = {}, required = [] } = query ? jsonSchemaOf(query, 'input') : {};
+/** The document's parameters of one kind (path or query) from their zod object. */
+function parametersOf(where: 'path' | 'query', schema: z.ZodObject | undefined) {
+  const { properties = {}, required = [] } = schema ? jsonSchemaOf(schema, 'input') : {};
+  return Object.entries(properties).map(([name, property]) => ({
+    in: where,
+    name,
+    required: required.includes(name),
+    schema: property,
+  }));
+}
+
+function identityOperation({
+  summary,
+  description,
+  params,
+  query,
+  body,
+  bodyMediaType,
+  success,
+}: IdentityEndpoint) {
+  const parameters = [...parametersOf('path', params), ...parametersOf('query', query)];
+  const bodyContent = bodyMediaType
+    ? { [bodyMediaType]: { schema: jsonSchemaOf(body ?? z.object({}), 'input') } }
+    : body && jsonContent(body, 'input');
   return {
     tags: [tagOf(IDENTITY_PREFIX)],
     summary,
     description,
-    ...(query && {
-      parameters: Object.entries(properties).map(([name, schema]) => ({
-        in: 'query',
-        name,
-        required: required.includes(name),
-        schema,
-      })),
-    }),
-    ...(body && { requestBody: { required: true, content: jsonContent(body, 'input') } }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(bodyContent && { requestBody: { required: true, content: bodyContent } }),
     responses: {
       [success.status]: {
         description: success.description,
@@ -129,7 +145,11 @@ function identityOperation({ summary, description, query, body, success }: Ident
 
 /** The identity endpoints the portal serves, as document paths. */
 function identityPaths(google: boolean) {
-  const endpoints = { ...IDENTITY_ENDPOINTS, ...(google ? GOOGLE_IDENTITY_ENDPOINTS : {}) };
+  const endpoints = {
+    ...IDENTITY_ENDPOINTS,
+    ...SSO_IDENTITY_ENDPOINTS,
+    ...(google ? GOOGLE_IDENTITY_ENDPOINTS : {}),
+  };
   return Object.fromEntries(
     Object.entries(endpoints).map(([path, endpoint]) => [
       `${IDENTITY_PREFIX}${path}`,

@@ -27,8 +27,12 @@ export interface IdentityEndpoint {
   method: 'GET' | 'POST';
   summary: string;
   description: string;
+  /** Path parameters, named as `{name}` in the endpoint's path. */
+  params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** How the body is sent: JSON unless an HTML form posts it. */
+  bodyMediaType?: 'application/x-www-form-urlencoded';
   /** The success answer: its status, what it means, and its body when it has one. */
   success: { status: number; description: string; body?: z.ZodType };
 }
@@ -284,5 +288,84 @@ export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
         'Google has not verified `EMAIL_NOT_VERIFIED`; an address whose account is not verified yet ' +
         '`account_not_linked`). A callback without a state the portal issued goes to `/error`.',
     },
+  },
+};
+
+const ssoProviderParams = z.object({
+  providerId: z.string().describe("The organisation's identity provider: `sso-<organisation id>`."),
+});
+
+/**
+ * Organisation single sign-on (decision 024): starting it by the organisation's SSO domain, and the
+ * identity provider's ways back. Paths as the document writes them.
+ */
+export const SSO_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
+  '/sign-in/sso': {
+    method: 'POST',
+    summary: "Start an organisation's single sign-on",
+    description:
+      "Answers the organisation's identity provider's sign-in address for the browser to open. The " +
+      'organisation is named by its SSO domain (`/sign-in-sso`); an unknown domain is 404 ' +
+      '`SSO_ORGANIZATION_NOT_FOUND`. The callback addresses must be on the portal (paths such as `/`).',
+    body: z.object({
+      organizationSlug: z.string().describe("The organisation's SSO domain (letters, digits, dashes)."),
+      callbackURL: z.string().optional().describe('Where the browser lands once signed in.'),
+      errorCallbackURL: z
+        .string()
+        .optional()
+        .describe('Where it lands when sign-in is refused, with `error` and `error_description`.'),
+    }),
+    success: {
+      status: 200,
+      description: "The identity provider's sign-in address.",
+      body: z.object({ url: z.url(), redirect: z.literal(true) }),
+    },
+  },
+  '/sso/callback/{providerId}': {
+    method: 'GET',
+    summary: "An OpenID identity provider's redirect back",
+    description: `The identity provider sends the browser here; not called by clients. ${sessionCookie}`,
+    params: ssoProviderParams,
+    query: z.object({
+      state: z.string().optional(),
+      code: z.string().optional(),
+      error: z.string().optional(),
+      error_description: z.string().optional(),
+    }),
+    success: {
+      status: 302,
+      description:
+        'Redirects the browser to the address named when sign-in started, or when refused to the error ' +
+        'address (`/sign-in-sso`) with `error` and an `error_description`: `NOT_IN_WHITELIST`, ' +
+        '`USER_LIMIT_REACHED`, `MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG`, a wrong state.',
+    },
+  },
+  '/sso/saml2/sp/acs/{providerId}': {
+    method: 'POST',
+    summary: "A SAML identity provider's signed answer (assertion consumer service)",
+    description:
+      "The identity provider's page posts its answer here as a form; not called by clients. The " +
+      'assertion must be signed, answer a request the portal made and be used once. ' +
+      sessionCookie,
+    params: ssoProviderParams,
+    body: z.object({
+      SAMLResponse: z.string().describe("The identity provider's answer, base64."),
+      RelayState: z.string().optional(),
+    }),
+    bodyMediaType: 'application/x-www-form-urlencoded',
+    success: {
+      status: 302,
+      description:
+        'Redirects the browser to where sign-in was going, or when refused to a portal page with ' +
+        '`error` and `error_description` (as the OpenID callback).',
+    },
+  },
+  '/sso/saml2/sp/metadata': {
+    method: 'GET',
+    summary: "The portal's SAML service-provider metadata",
+    description:
+      "The XML an organisation's identity provider imports: the portal's entity id and assertion consumer service.",
+    query: z.object({ providerId: ssoProviderParams.shape.providerId }),
+    success: { status: 200, description: 'The metadata (application/xml).' },
   },
 };

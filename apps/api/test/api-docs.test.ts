@@ -20,6 +20,7 @@ import {
   latestCode,
   setUpOrganization,
   signIn,
+  ssoSettingsBody,
   signUpVerifiedUser,
   useTestApp,
   type TestApp,
@@ -373,19 +374,7 @@ describe('the identity endpoints', () => {
     );
     const { providerId } = connect.json() as { providerId: string };
     await withSso.app.inject(
-      jsonRequest(
-        'PUT',
-        '/api/v1/sso/settings',
-        {
-          domain: 'docs-sso',
-          emailDomains: ['docs-sso.io'],
-          allowedEmails: [],
-          defaultRoleId: 'portal.developer',
-          defaultApplicationScopes: null,
-          enforced: false,
-        },
-        cookie,
-      ),
+      jsonRequest('PUT', '/api/v1/sso/settings', ssoSettingsBody('docs-sso', 'docs-sso.io'), cookie),
     );
     const started = await expectDocumentedAnswer(withSso, '/sign-in/sso', {
       body: { organizationSlug: 'docs-sso', callbackURL: '/', errorCallbackURL: '/sign-in-sso' },

@@ -131,6 +131,19 @@ export async function accountOf(app: FastifyInstance, cookie: string): Promise<A
   return response.json() as Account;
 }
 
+/** A body for PUT /api/v1/sso/settings: the SSO domain and one owned email domain, nothing required. */
+export function ssoSettingsBody(domain: string, emailDomain: string, changes: Record<string, unknown> = {}) {
+  return {
+    domain,
+    emailDomains: [emailDomain],
+    allowedEmails: [],
+    defaultRoleId: 'portal.developer',
+    defaultApplicationScopes: null,
+    enforced: false,
+    ...changes,
+  };
+}
+
 export interface StoredMail {
   subject: string;
   text: string;

@@ -13,6 +13,7 @@ import {
   jsonRequest,
   setUpOrganization,
   signInRequest,
+  ssoSettingsBody,
   useTestApp,
 } from './helper.ts';
 
@@ -48,20 +49,7 @@ async function ssoOrganization(settings: Record<string, unknown> = {}) {
   );
   expect(connected.statusCode, connected.body).toBe(200);
   const saved = await t.app.inject(
-    jsonRequest(
-      'PUT',
-      '/api/v1/sso/settings',
-      {
-        domain,
-        emailDomains: [emailDomain],
-        allowedEmails: [],
-        defaultRoleId: 'portal.developer',
-        defaultApplicationScopes: null,
-        enforced: false,
-        ...settings,
-      },
-      cookie,
-    ),
+    jsonRequest('PUT', '/api/v1/sso/settings', ssoSettingsBody(domain, emailDomain, settings), cookie),
   );
   expect(saved.statusCode, saved.body).toBe(200);
   const [row] = await t.database.db
@@ -133,16 +121,14 @@ describe('OIDC single sign-on', () => {
     const org = await ssoOrganization();
     const applications = ['sso-app-chosen', 'sso-app-other'];
     for (const id of applications)
-      await t.database.db
-        .insert(schema.application)
-        .values({
-          id,
-          organizationId: org.organizationId,
-          name: id,
-          plan: 'advance',
-          region: 'EU',
-          state: 'active',
-        });
+      await t.database.db.insert(schema.application).values({
+        id,
+        organizationId: org.organizationId,
+        name: id,
+        plan: 'advance',
+        region: 'EU',
+        state: 'active',
+      });
     const saved = await t.app.inject(
       jsonRequest(
         'PUT',
@@ -222,14 +208,8 @@ describe('OIDC single sign-on', () => {
   });
 });
 
-const settingsOf = (org: { domain: string; emailDomain: string }, enforced: boolean) => ({
-  domain: org.domain,
-  emailDomains: [org.emailDomain],
-  allowedEmails: [],
-  defaultRoleId: 'portal.developer',
-  defaultApplicationScopes: null,
-  enforced,
-});
+const settingsOf = (org: { domain: string; emailDomain: string }, enforced: boolean) =>
+  ssoSettingsBody(org.domain, org.emailDomain, { enforced });
 
 describe('existing members', () => {
   it('links a member who has a password to the identity provider instead of making another user', async () => {

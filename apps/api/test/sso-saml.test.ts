@@ -9,6 +9,7 @@ import {
   expectApiError,
   jsonRequest,
   setUpOrganization,
+  ssoSettingsBody,
   useTestApp,
 } from './helper.ts';
 
@@ -37,14 +38,7 @@ async function samlOrganization(
     jsonRequest(
       'PUT',
       '/api/v1/sso/settings',
-      {
-        domain,
-        emailDomains: [emailDomain],
-        allowedEmails: [],
-        defaultRoleId: 'portal.analyst',
-        defaultApplicationScopes: null,
-        enforced: false,
-      },
+      ssoSettingsBody(domain, emailDomain, { defaultRoleId: 'portal.analyst' }),
       cookie,
     ),
   );

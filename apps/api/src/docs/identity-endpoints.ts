@@ -244,6 +244,14 @@ export const IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
   },
 };
 
+/** What an OpenID provider's redirect back to the portal carries. */
+const identityProviderReturn = z.object({
+  state: z.string().optional(),
+  code: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+});
+
 /** Served only when Google sign-in is configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
 export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
   '/sign-in/social': {
@@ -273,12 +281,7 @@ export const GOOGLE_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     method: 'GET',
     summary: 'Google sign-in callback',
     description: `Google's redirect back to the portal; not called by clients. ${sessionCookie}`,
-    query: z.object({
-      state: z.string(),
-      code: z.string().optional(),
-      error: z.string().optional(),
-      error_description: z.string().optional(),
-    }),
+    query: identityProviderReturn.extend({ state: z.string() }),
     success: {
       status: 302,
       description:
@@ -326,12 +329,7 @@ export const SSO_IDENTITY_ENDPOINTS: Record<string, IdentityEndpoint> = {
     summary: "An OpenID identity provider's redirect back",
     description: `The identity provider sends the browser here; not called by clients. ${sessionCookie}`,
     params: ssoProviderParams,
-    query: z.object({
-      state: z.string().optional(),
-      code: z.string().optional(),
-      error: z.string().optional(),
-      error_description: z.string().optional(),
-    }),
+    query: identityProviderReturn,
     success: {
       status: 302,
       description:

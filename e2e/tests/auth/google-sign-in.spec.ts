@@ -140,3 +140,15 @@ test('without Google configured, /login and /signup offer no Google button', asy
     await expect(page.getByRole('button', { name: GOOGLE_BUTTON })).toHaveCount(0);
   }
 });
+
+googleTest(
+  'a Google sign-in the person cancels comes back to the page it started on, saying so',
+  async ({ page }) => {
+    // No identity named: the stand-in answers as Google does when the consent screen is closed.
+    await page.goto('/signup');
+    await page.getByRole('button', { name: GOOGLE_BUTTON }).click();
+    await expect(page).toHaveURL(/\/signup\?error=access_denied$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Google sign-in was cancelled.' })).toBeVisible();
+    await expect(page.getByRole('button', { name: GOOGLE_BUTTON })).toBeVisible();
+  },
+);

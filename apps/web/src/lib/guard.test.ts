@@ -199,6 +199,21 @@ describe('decideGuard', () => {
     );
   });
 
+  it('returns a Google sign-in that failed without a description to the page it started from', () => {
+    const failed = { pathname: '/home', access: 'login', account: { status: 'signed-out' } } as const;
+    expect(
+      decideGuard(input({ ...failed, search: '?error=access_denied', googleSignInStartedOn: 'signup' })),
+    ).toEqual({
+      type: 'redirect',
+      to: '/signup?error=access_denied',
+    });
+    // Without a Google sign-in under way, an error alone is no reason to leave the usual way to /login.
+    expect(decideGuard(input({ ...failed, search: '?error=access_denied' }))).toEqual({
+      type: 'redirect',
+      to: '/login?redirect=%2Fhome%3Ferror%3Daccess_denied',
+    });
+  });
+
   it('sends a protected page to /error when the account could not be loaded', () => {
     expect(decideGuard(input({ account: { status: 'error' } }))).toEqual({ type: 'redirect', to: '/error' });
   });

@@ -55,6 +55,8 @@ export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
 /** Beyond the spec: the second step of a sign-in, for a user with two-factor authentication. */
 export const TWO_FACTOR_SIGN_IN_PATH = '/two-factor';
 export const ERROR_DESCRIPTION_PARAM = 'error_description';
+/** An identity provider's refusal code; Google's own (access_denied) come without a description. */
+export const ERROR_PARAM = 'error';
 const CORPORATE_EMAIL_REQUIRED: ErrorCode = 'CORPORATE_EMAIL_REQUIRED';
 const SIGNED_OUT_ONLY = ['/login', '/signup', TWO_FACTOR_SIGN_IN_PATH];
 
@@ -89,6 +91,13 @@ export function decideGuard({
   if (account.status === 'error') return redirect('/error');
   if (account.status === 'signed-out') {
     const errorDescription = query.get(ERROR_DESCRIPTION_PARAM);
+    const error = query.get(ERROR_PARAM);
+    // Beyond the spec: a Google sign-in that failed without a description (cancelled, expired) goes
+    // back to the page it started on, which says so.
+    if (errorDescription === null && error !== null && googleSignInStartedOn !== null)
+      return redirect(
+        `/${googleSignInStartedOn}?${new URLSearchParams({ [ERROR_PARAM]: error }).toString()}`,
+      );
     if (errorDescription === null) return redirect(loginPathFor(pathname, search));
     const carried = new URLSearchParams({ [ERROR_DESCRIPTION_PARAM]: errorDescription }).toString();
     if (isCorporateEmailRefusal(errorDescription)) {

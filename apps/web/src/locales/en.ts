@@ -47,6 +47,8 @@ const uiText = {
   'auth.or': 'or',
   'auth.backToLogin': 'Back to sign in',
   'auth.corporate.signUpLink': 'Sign up with your corporate email',
+  'auth.google.cancelled': 'Google sign-in was cancelled. Try again, or use your email and password.',
+  'auth.google.failed': 'Google sign-in did not finish. Please try again.',
 
   'login.title': 'Sign in to your account',
   'login.forgotPassword': 'Forgot password?',

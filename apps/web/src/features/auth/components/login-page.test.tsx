@@ -15,9 +15,11 @@ const CONFIG = {
 async function renderLogin({
   ssoSignIn,
   signIn,
+  at = '/login',
 }: {
   ssoSignIn: boolean;
   signIn?: { status: number; body: unknown };
+  at?: string;
 }) {
   vi.stubGlobal(
     'fetch',
@@ -32,7 +34,7 @@ async function renderLogin({
   vi.resetModules();
   const { LoginPage } = await import('./login-page');
   render(
-    <MemoryRouter>
+    <MemoryRouter initialEntries={[at]}>
       <LoginPage />
     </MemoryRouter>,
   );
@@ -65,5 +67,21 @@ describe('the login page and single sign-on', () => {
     expect(within(alert).getByRole('link', { name: 'Sign in with SSO' }).getAttribute('href')).toBe(
       '/sign-in-sso',
     );
+  });
+});
+
+describe('the login page after a Google sign-in that did not finish', () => {
+  it('says it was cancelled, or did not finish, from the error Google came back with', async () => {
+    await renderLogin({ ssoSignIn: false, at: '/login?error=access_denied' });
+    expect(await screen.findByText(/Google sign-in was cancelled/)).toBeDefined();
+    cleanup();
+
+    await renderLogin({ ssoSignIn: false, at: '/login?error=state_mismatch' });
+    expect(await screen.findByText('Google sign-in did not finish. Please try again.')).toBeDefined();
+    cleanup();
+
+    await renderLogin({ ssoSignIn: false });
+    await screen.findByRole('button', { name: 'Continue with Google' });
+    expect(screen.queryByText(/Google sign-in/)).toBeNull();
   });
 });

@@ -15,7 +15,7 @@ import { useSchemaForm } from '../../../lib/schema-form';
 import { EmailField } from './email-field';
 import { useSignIn } from '../api/sign-in';
 import { failAlert, useAuthNavigationState } from '../navigation-state';
-import { CorporateEmailRefusal } from './corporate-email-refusal';
+import { GoogleSignInRefusal } from './google-sign-in-refusal';
 import { GoogleSignInButton } from './google-sign-in-button';
 
 export function LoginPage() {
@@ -60,7 +60,7 @@ export function LoginPage() {
   return (
     <CenteredFrame title={t('login.title')}>
       {alert && <StatusAlert kind={alert.kind} message={alert.message} />}
-      <CorporateEmailRefusal />
+      <GoogleSignInRefusal />
       <GoogleSignInButton startedOn="login" />
       <form onSubmit={onSubmit} noValidate>
         <Stack>

@@ -12,7 +12,7 @@ import { applyFieldErrors, submitErrorText } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { useSignUp } from '../api/sign-up';
-import { CorporateEmailRefusal } from './corporate-email-refusal';
+import { GoogleSignInRefusal } from './google-sign-in-refusal';
 import { GoogleSignInButton } from './google-sign-in-button';
 
 const CORPORATE_EMAIL_REQUIRED: ErrorCode = 'CORPORATE_EMAIL_REQUIRED';
@@ -48,7 +48,7 @@ export function SignupPage() {
 
   return (
     <CenteredFrame title={t('signup.title')}>
-      <CorporateEmailRefusal />
+      <GoogleSignInRefusal />
       <GoogleSignInButton startedOn="signup" />
       <form onSubmit={onSubmit} noValidate>
         <Stack>

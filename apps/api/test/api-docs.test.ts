@@ -25,7 +25,7 @@ import {
   useTestApp,
   type TestApp,
 } from './helper.ts';
-import { keyOf, totp } from './totp.ts';
+import { freshTotp, keyOf } from './totp.ts';
 
 /*
  * The API reference at /api/docs: a page whose every script and style comes from the portal, and
@@ -338,7 +338,7 @@ describe('the identity endpoints', () => {
     const { totpURI, backupCodes } = started.json() as { totpURI: string; backupCodes: string[] };
     const key = keyOf(totpURI);
     const enrolled = await expectDocumentedAnswer(t, '/two-factor/verify-totp', {
-      body: { code: totp(key) },
+      body: { code: await freshTotp(key) },
       cookie: enrolling,
     });
 
@@ -349,7 +349,7 @@ describe('the identity endpoints', () => {
       return cookieHeader(signedIn.headers['set-cookie']);
     };
     await expectDocumentedAnswer(t, '/two-factor/verify-totp', {
-      body: { code: totp(key) },
+      body: { code: await freshTotp(key) },
       cookie: await challenge(),
     });
     await expectDocumentedAnswer(t, '/two-factor/verify-backup-code', {

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail, testConfig } from './fixtures.ts';
 import { createScratchDatabase } from './scratch-database.ts';
-import { keyOf, totp } from './totp.ts';
+import { freshTotp, keyOf } from './totp.ts';
 
 export { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail } from './fixtures.ts';
 
@@ -284,7 +284,7 @@ export async function enrolAuthenticator(app: FastifyInstance, cookie: string) {
   const enabled = await app.inject(jsonRequest('POST', '/api/auth/two-factor/enable', { password: STRONG_PASSWORD }, cookie));
   if (enabled.statusCode !== 200) throw new Error(`two-factor enable failed: ${enabled.body}`);
   const key = keyOf((enabled.json() as { totpURI: string }).totpURI);
-  const confirmed = await app.inject(jsonRequest('POST', '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookie));
+  const confirmed = await app.inject(jsonRequest('POST', '/api/auth/two-factor/verify-totp', { code: await freshTotp(key) }, cookie));
   const replaced = sessionCookieOf(confirmed.headers['set-cookie']);
   if (confirmed.statusCode !== 200 || !replaced) throw new Error(`two-factor confirm failed: ${confirmed.body}`);
   return { cookie: replaced, key };

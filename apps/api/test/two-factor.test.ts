@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE_NAME } from '../src/auth/auth.ts';
+import { usedTotpCodes } from '../src/auth/two-factor.ts';
 import * as schema from '../src/db/schema.ts';
 import { GoogleStandIn, type GoogleIdentity } from './google-stand-in.ts';
 import {
@@ -20,7 +21,7 @@ import {
   useTestApp,
   type TestApp,
 } from './helper.ts';
-import { keyOf, staleTotp as wrongCode, totp } from './totp.ts';
+import { freshTotp, keyOf, staleTotp as wrongCode, totp } from './totp.ts';
 
 /*
  * Two-factor authentication with an authenticator app, over HTTP: enrolment from a session, the
@@ -82,7 +83,12 @@ async function startEnrolment(cookie: string, testApp = t, password: string | un
 
 async function enrol(cookie: string, testApp = t): Promise<Enrolment> {
   const { key, backupCodes } = await startEnrolment(cookie, testApp);
-  const confirmed = await post(testApp, '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookie);
+  const confirmed = await post(
+    testApp,
+    '/api/auth/two-factor/verify-totp',
+    { code: await freshTotp(key) },
+    cookie,
+  );
   expect(confirmed.statusCode, confirmed.body).toBe(200);
   const replaced = sessionCookieOf(confirmed);
   expect(replaced).toBeDefined();
@@ -107,6 +113,15 @@ async function passwordStep(email: string, testApp = t, remoteAddress?: string):
 async function sessionsOf(email: string, testApp = t) {
   const [user] = await testApp.database.db.select().from(schema.user).where(eq(schema.user.email, email));
   return testApp.database.db.select().from(schema.session).where(eq(schema.session.userId, user!.id));
+}
+
+async function twoFactorOf(email: string, testApp = t) {
+  const [user] = await testApp.database.db.select().from(schema.user).where(eq(schema.user.email, email));
+  const [row] = await testApp.database.db
+    .select()
+    .from(schema.twoFactor)
+    .where(eq(schema.twoFactor.userId, user!.id));
+  return row!;
 }
 
 let people = 0;
@@ -153,7 +168,12 @@ describe('enrolment', () => {
     );
     expect((await me(cookie)).twoFactorEnabled).toBe(false);
 
-    const confirmed = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookie);
+    const confirmed = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      cookie,
+    );
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const replaced = sessionCookieOf(confirmed)!;
     expect((await me(replaced)).twoFactorEnabled).toBe(true);
@@ -206,7 +226,12 @@ describe('signing in with a second factor', () => {
     expectApiError(await t.app.inject(jsonRequest('GET', '/api/auth/token', undefined, challenge)), 401);
     expectApiError(await t.app.inject(jsonRequest('GET', '/api/v1/applications', undefined, challenge)), 401);
 
-    const verified = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, challenge);
+    const verified = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      challenge,
+    );
     expect(verified.statusCode, verified.body).toBe(200);
     const session = sessionCookieOf(verified)!;
     expect((await me(session)).userEmail).toBe(email);
@@ -257,8 +282,90 @@ describe('signing in with a second factor', () => {
       401,
       'INVALID_CODE',
     );
-    const verified = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, challenge);
+    const verified = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      challenge,
+    );
     expect(verified.statusCode, verified.body).toBe(200);
+  });
+
+  it('takes each code once: used again, it is a wrong code and the next one still signs in', async () => {
+    const email = freshEmail('replay');
+    const { key } = await enrol(await signUpVerifiedUser(t.app, email));
+    const code = await freshTotp(key);
+    const first = await post(t, '/api/auth/two-factor/verify-totp', { code }, await passwordStep(email));
+    expect(first.statusCode, first.body).toBe(200);
+    const sessions = (await sessionsOf(email)).length;
+
+    const challenge = await passwordStep(email);
+    const replayed = await post(t, '/api/auth/two-factor/verify-totp', { code }, challenge);
+    expectApiError(replayed, 401, 'INVALID_CODE');
+    expect(sessionCookieOf(replayed)).toBeUndefined();
+    expect(await sessionsOf(email)).toHaveLength(sessions);
+    // Counted as a wrong code on the account, and the sign-in stays open for the next code.
+    expect((await twoFactorOf(email)).failedVerificationCount).toBe(1);
+    const next = await post(t, '/api/auth/two-factor/verify-totp', { code: await freshTotp(key) }, challenge);
+    expect(next.statusCode, next.body).toBe(200);
+    expect(await sessionsOf(email)).toHaveLength(sessions + 1);
+    // Only a hash of the user and the code is kept.
+    const used = await t.database.db
+      .select()
+      .from(schema.usedTotpCode)
+      .where(eq(schema.usedTotpCode.userId, (await twoFactorOf(email)).userId));
+    expect(used.length).toBeGreaterThanOrEqual(2);
+    for (const row of used) expect(row.codeHash).not.toContain(code);
+  });
+
+  it('gives one session when the same code is sent twice at once', async () => {
+    const email = freshEmail('race');
+    const { key } = await enrol(await signUpVerifiedUser(t.app, email));
+    const sessions = (await sessionsOf(email)).length;
+    const code = await freshTotp(key);
+    const challenges = await Promise.all([passwordStep(email), passwordStep(email)]);
+    const answers = await Promise.all(
+      challenges.map((challenge) => post(t, '/api/auth/two-factor/verify-totp', { code }, challenge)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+    const refused = answers.find((answer) => answer.statusCode === 401)!;
+    expectApiError(refused, 401, 'INVALID_CODE');
+    expect(sessionCookieOf(refused)).toBeUndefined();
+    expect(await sessionsOf(email)).toHaveLength(sessions + 1);
+
+    // The claim itself, when both uses get past the first look at once: one wins.
+    const { userId } = await twoFactorOf(email);
+    const claims = usedTotpCodes(t.database.db, 'a test secret');
+    const context = { path: '/two-factor/verify-totp', body: { code: '123456' } };
+    const settled = await Promise.allSettled([
+      claims.sessionCreateBefore({ userId }, context),
+      claims.sessionCreateBefore({ userId }, context),
+    ]);
+    expect(settled.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const reason = settled.find((result) => result.status === 'rejected')!.reason as {
+      statusCode: number;
+      body: { code: string };
+    };
+    expect([reason.statusCode, reason.body.code]).toEqual([401, 'INVALID_CODE']);
+  });
+
+  it("does not hold one user's code against another user with the same code", async () => {
+    const first = freshEmail('same-code');
+    const second = freshEmail('same-code');
+    const { key } = await enrol(await signUpVerifiedUser(t.app, first));
+    await enrol(await signUpVerifiedUser(t.app, second));
+    // The second user's app is given the first one's key (stored encrypted the same way).
+    const { secret } = await twoFactorOf(first);
+    await t.database.db
+      .update(schema.twoFactor)
+      .set({ secret })
+      .where(eq(schema.twoFactor.userId, (await twoFactorOf(second)).userId));
+
+    const code = await freshTotp(key);
+    for (const email of [first, second]) {
+      const verified = await post(t, '/api/auth/two-factor/verify-totp', { code }, await passwordStep(email));
+      expect(verified.statusCode, verified.body).toBe(200);
+    }
   });
 
   it('does not offer to trust the device', async () => {
@@ -336,7 +443,7 @@ describe('signing in with a second factor', () => {
     const verified = await post(
       t,
       '/api/auth/two-factor/verify-totp',
-      { code: totp(key) },
+      { code: await freshTotp(key) },
       await passwordStep(email),
     );
     expect(verified.statusCode, verified.body).toBe(200);
@@ -371,7 +478,7 @@ describe('signing in with a second factor', () => {
     const other = await post(
       limited,
       '/api/auth/two-factor/verify-totp',
-      { code: totp(key) },
+      { code: await freshTotp(key) },
       challenge,
       '198.51.100.2',
     );
@@ -433,7 +540,12 @@ describe('Google sign-in with a second factor', () => {
       401,
       'INVALID_CODE',
     );
-    const verified = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookies);
+    const verified = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      cookies,
+    );
     expect(verified.statusCode, verified.body).toBe(200);
     expect((await me(sessionCookieOf(verified)!)).userEmail).toBe(email);
   });
@@ -444,13 +556,23 @@ describe('Google sign-in with a second factor', () => {
     const cookie = sessionCookieOf(first.landed)!;
     expect(await me(cookie)).toMatchObject({ hasPassword: false, twoFactorEnabled: false });
     const { key } = await startEnrolment(cookie, t, undefined);
-    const confirmed = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, cookie);
+    const confirmed = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      cookie,
+    );
     expect(confirmed.statusCode, confirmed.body).toBe(200);
 
     const second = await signInWithGoogle({ sub: `google-${email}`, email });
     expect(second.location.pathname).toBe('/two-factor');
     expect(sessionCookieOf(second.landed)).toBeUndefined();
-    const verified = await post(t, '/api/auth/two-factor/verify-totp', { code: totp(key) }, second.cookies);
+    const verified = await post(
+      t,
+      '/api/auth/two-factor/verify-totp',
+      { code: await freshTotp(key) },
+      second.cookies,
+    );
     expect(verified.statusCode, verified.body).toBe(200);
   });
 });

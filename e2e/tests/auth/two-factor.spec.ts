@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { keyOf, staleTotp, totp } from '../../../apps/api/test/totp.ts';
+import { freshTotp, keyOf, staleTotp } from '../../../apps/api/test/totp.ts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { expect, test, type TestUser } from '../../support/fixtures.ts';
 import { joinAs, Members } from '../../support/members.ts';
@@ -43,7 +43,7 @@ async function enrolOnPage(page: Page, password: string, screen?: string) {
   await code.fill(staleTotp(key));
   await page.getByRole('button', { name: 'Verify and turn on' }).click();
   await expect(page.getByText(WRONG_CODE)).toBeVisible();
-  await code.fill(totp(key));
+  await code.fill(await freshTotp(key));
   await page.getByRole('button', { name: 'Verify and turn on' }).click();
 
   const list = page.getByRole('list', { name: 'Your backup codes' });
@@ -111,7 +111,7 @@ test('a member turns on two-factor authentication and signs in with a code or a 
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await expect(page.getByText(WRONG_CODE)).toBeVisible();
     expect((await page.request.get('/api/v1/accounts/me')).status()).toBe(401);
-    await field.fill(totp(enrolled.key));
+    await field.fill(await freshTotp(enrolled.key));
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await expect(page).toHaveURL(/\/billing\/asc$/);
   });
@@ -194,7 +194,7 @@ test('a required second factor leads a member without one through enrolment', as
       expect(started.status()).toBe(200);
       const key = keyOf(((await started.json()) as { totpURI: string }).totpURI);
       const confirmed = await page.request.post('/api/auth/two-factor/verify-totp', {
-        data: { code: totp(key) },
+        data: { code: await freshTotp(key) },
         headers: origin,
       });
       expect(confirmed.status()).toBe(200);
@@ -226,7 +226,7 @@ test('a required second factor leads a member without one through enrolment', as
       // From now on the member signs in with a code.
       await signOut(member);
       await passwordStep(member, developer.user, '/apps/asc');
-      await member.getByLabel('Authentication code').fill(totp(key));
+      await member.getByLabel('Authentication code').fill(await freshTotp(key));
       await member.getByRole('button', { name: 'Verify', exact: true }).click();
       await expect(member).toHaveURL(/\/apps\/asc$/);
     });

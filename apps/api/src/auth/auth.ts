@@ -24,7 +24,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
 import { portalSso, providerIdOfReturn, ssoDatabaseHooks, ssoMembership } from './sso.ts';
-import { awaitsSecondFactor, portalTwoFactor } from './two-factor.ts';
+import { awaitsSecondFactor, portalTwoFactor, usedTotpCodes } from './two-factor.ts';
 
 const SESSION_COOKIE_PREFIX = 'portal';
 export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
@@ -123,6 +123,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
   };
   const attempts = codeAttempts(db);
   const ssoHooks = ssoDatabaseHooks(ssoMembership(db));
+  const usedCodes = usedTotpCodes(db, secret);
   const linkTo = (pathname: string, params: Record<string, string>) =>
     `${config.publicUrl}${pathname}?${new URLSearchParams(params).toString()}`;
 
@@ -209,7 +210,11 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       account: { create: { before: ssoHooks.accountCreateBefore } },
       session: {
         create: {
-          before: ssoHooks.sessionCreateBefore,
+          before: async (session, context) => {
+            await ssoHooks.sessionCreateBefore(session, context);
+            // Last: an authenticator code is claimed only for a session nothing else refuses.
+            await usedCodes.sessionCreateBefore(session, context);
+          },
           after: async (session, context) => {
             // The password step of a sign-in with a second factor is not a login yet.
             if (await awaitsSecondFactor(db, session.userId, context?.path)) return;
@@ -259,7 +264,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       }),
       ...(config.google ? [googleSignIn(config.google)] : []),
       ...portalSso(db),
-      ...portalTwoFactor({ publicUrl: config.publicUrl, portalName: portalName(config) }),
+      ...portalTwoFactor({ publicUrl: config.publicUrl, portalName: portalName(config), usedCodes }),
       jwt({
         disableSettingJwtHeader: true,
         jwt: {

@@ -1,9 +1,10 @@
+import { createHmac } from 'node:crypto';
 import type { BetterAuthPlugin } from 'better-auth';
-import { createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { deleteSessionCookie } from 'better-auth/cookies';
 import { generateRandomString } from 'better-auth/crypto';
-import { twoFactor } from 'better-auth/plugins/two-factor';
-import { eq } from 'drizzle-orm';
+import { TWO_FACTOR_ERROR_CODES, twoFactor } from 'better-auth/plugins/two-factor';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 
@@ -46,6 +47,125 @@ export async function awaitsSecondFactor(db: Db, userId: string, path: string | 
 
 /** better-auth's two-factor plugin's challenge cookie (before the portal's cookie prefix). */
 const CHALLENGE_COOKIE = 'two_factor';
+
+const VERIFY_TOTP_PATH = '/two-factor/verify-totp';
+
+/**
+ * How long an accepted authenticator code is remembered: longer than the 90 s the plugin accepts a
+ * code (its 30 s step and one either side), with room for clocks of several servers.
+ */
+export const USED_TOTP_CODE_MEMORY_SECONDS = 3 * 60;
+
+const memoryStart = sql`now() - make_interval(secs => ${USED_TOTP_CODE_MEMORY_SECONDS})`;
+
+/**
+ * Each authenticator code is accepted once per user. better-auth's plugin checks a code against the
+ * previous, current and next 30 s step and remembers none, so a code seen over a shoulder or phished
+ * could be used again for up to 90 s. A code it accepted is claimed here, as an HMAC of the user and
+ * the code, by one atomic upsert: two simultaneous uses claim it once. A code already used is
+ * answered as a wrong code, counted as one, and gives no session.
+ */
+export function usedTotpCodes(db: Db, secret: string) {
+  const hashOf = (userId: string, code: string) =>
+    createHmac('sha256', secret).update(`used-totp-code:${userId}:${code}`).digest('base64url');
+
+  async function wasUsed(userId: string, code: string): Promise<boolean> {
+    const rows = await db
+      .select({ userId: schema.usedTotpCode.userId })
+      .from(schema.usedTotpCode)
+      .where(
+        and(
+          eq(schema.usedTotpCode.userId, userId),
+          eq(schema.usedTotpCode.codeHash, hashOf(userId, code)),
+          gt(schema.usedTotpCode.usedAt, memoryStart),
+        ),
+      );
+    return rows.length > 0;
+  }
+
+  /** Records the code as used; false when it already was (a remembered row is not taken over). */
+  async function claim(userId: string, code: string): Promise<boolean> {
+    const claimed = await db
+      .insert(schema.usedTotpCode)
+      .values({ userId, codeHash: hashOf(userId, code) })
+      .onConflictDoUpdate({
+        target: [schema.usedTotpCode.userId, schema.usedTotpCode.codeHash],
+        set: { usedAt: sql`now()` },
+        setWhere: lt(schema.usedTotpCode.usedAt, memoryStart),
+      })
+      .returning({ userId: schema.usedTotpCode.userId });
+    await db.delete(schema.usedTotpCode).where(lt(schema.usedTotpCode.usedAt, memoryStart));
+    return claimed.length === 1;
+  }
+
+  /** A wrong code on the account, as the plugin counts it: the 10th in a row locks it. */
+  async function countAsWrong(userId: string) {
+    const failed = sql`${schema.twoFactor.failedVerificationCount} + 1`;
+    await db
+      .update(schema.twoFactor)
+      .set({
+        failedVerificationCount: failed,
+        lockedUntil: sql`case when ${failed} >= ${SECOND_FACTOR_LOCKOUT_AFTER} then now() + make_interval(secs => ${SECOND_FACTOR_LOCKOUT_SECONDS}) else ${schema.twoFactor.lockedUntil} end`,
+      })
+      .where(eq(schema.twoFactor.userId, userId));
+  }
+
+  return {
+    wasUsed,
+    /**
+     * The database hook `session.create.before`: the plugin makes the session only once it has
+     * accepted the code, so this is where the code is claimed. At enrolment (the factor is not
+     * verified yet, and the plugin has already turned it on) the code is only recorded.
+     */
+    async sessionCreateBefore(
+      session: { userId: string },
+      context: { path?: string; body?: unknown } | null,
+    ) {
+      if (context?.path !== VERIFY_TOTP_PATH) return;
+      const code = (context.body as { code?: unknown } | undefined)?.code;
+      if (typeof code !== 'string') return;
+      if (await claim(session.userId, code)) return;
+      const [factor] = await db
+        .select({ verified: schema.twoFactor.verified })
+        .from(schema.twoFactor)
+        .where(eq(schema.twoFactor.userId, session.userId));
+      if (!factor?.verified) return;
+      await countAsWrong(session.userId);
+      throw APIError.from('UNAUTHORIZED', TWO_FACTOR_ERROR_CODES.INVALID_CODE);
+    },
+  };
+}
+
+export type UsedTotpCodes = ReturnType<typeof usedTotpCodes>;
+
+/**
+ * A sign-in's code that this user has already used is replaced, before the plugin sees it, by one
+ * that is never right: the plugin then answers and counts it exactly as a wrong code (for the
+ * challenge and the account) and the challenge stays open for the next code. Two simultaneous uses
+ * both pass here and are settled by the claim when the session is made.
+ */
+function refuseUsedTotpCodes(usedCodes: UsedTotpCodes): BetterAuthPlugin {
+  return {
+    id: 'refuse-used-totp-codes',
+    hooks: {
+      before: [
+        {
+          matcher: (context) => context.path === VERIFY_TOTP_PATH,
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = ctx.body as Record<string, unknown> | undefined;
+            if (typeof body?.code !== 'string' || body.code === '') return;
+            const cookie = ctx.context.createAuthCookie(CHALLENGE_COOKIE);
+            const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+            if (!identifier) return;
+            const challenge = await ctx.context.internalAdapter.findVerificationValue(identifier);
+            if (!challenge || !(await usedCodes.wasUsed(challenge.value, body.code))) return;
+            return { context: { body: { ...body, code: '' } } };
+          }),
+        },
+      ],
+    },
+  };
+}
 
 /**
  * The issuer authenticator apps show: the portal's name without spaces, which some apps would show
@@ -117,12 +237,21 @@ function landingPath(returned: unknown, publicUrl: string): string | undefined {
 
 /**
  * Two-factor authentication with an authenticator app (TOTP, 6 digits every 30 s) and single-use
- * backup codes, both kept encrypted. better-auth gates the password sign-in itself; the second plugin
+ * backup codes, both kept encrypted, each authenticator code accepted once. better-auth gates the password sign-in itself; the second plugin
  * gates Google's. Enabling asks for the password of members who have one; a member with no password
  * (Google only) proves it with the session alone.
  */
-export function portalTwoFactor({ publicUrl, portalName }: { publicUrl: string; portalName: string }) {
+export function portalTwoFactor({
+  publicUrl,
+  portalName,
+  usedCodes,
+}: {
+  publicUrl: string;
+  portalName: string;
+  usedCodes: UsedTotpCodes;
+}) {
   return [
+    refuseUsedTotpCodes(usedCodes),
     twoFactor({
       issuer: totpIssuer(portalName),
       allowPasswordless: true,

@@ -127,6 +127,23 @@ export const twoFactor = pgTable('two_factor', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
+/**
+ * Authenticator codes already accepted, so that each is used once (docs/security.md): an HMAC of the
+ * user and the code, never the code, kept a few minutes (longer than the 90 s a code is accepted).
+ * The primary key makes two simultaneous uses of one code claim it once.
+ */
+export const usedTotpCode = pgTable(
+  'used_totp_code',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
 export const jwks = pgTable('jwks', {
   id: text('id').primaryKey(),
   publicKey: text('public_key').notNull(),

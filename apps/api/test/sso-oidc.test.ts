@@ -293,3 +293,65 @@ describe('enforced single sign-on', () => {
     expectApiError(invite, 403, 'SSO_ENFORCED');
   });
 });
+
+describe('the rules the Single sign-on page enforces, refused by the server too', () => {
+  it('refuses requiring SSO without a connection, a super-admin default role, a free-mail domain and a malformed SSO domain', async () => {
+    const cookie = await setUpOrganization(t.app, 'owner@rules-sso.io');
+    const put = (body: unknown) => t.app.inject(jsonRequest('PUT', '/api/v1/sso/settings', body, cookie));
+    expectApiError(
+      await put(ssoSettingsBody('rules', 'rules-sso.io', { enforced: true })),
+      409,
+      'SSO_NOT_CONFIGURED',
+    );
+    expectApiError(
+      await put(ssoSettingsBody('rules', 'rules-sso.io', { defaultRoleId: 'portal.super-admin' })),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectApiError(await put(ssoSettingsBody('rules', 'gmail.com')), 400, 'SSO_EMAIL_DOMAIN_FREE_MAIL');
+    expectApiError(await put(ssoSettingsBody('rules.corp', 'rules-sso.io')), 400, 'VALIDATION_ERROR');
+    expectApiError(await put(ssoSettingsBody('a'.repeat(33), 'rules-sso.io')), 400, 'VALIDATION_ERROR');
+    // Nothing of the refused bodies was kept.
+    const settings = await t.app.inject(jsonRequest('GET', '/api/v1/sso', undefined, cookie));
+    expect(settings.json()).toMatchObject({
+      domain: null,
+      emailDomains: [],
+      enforced: false,
+      connection: null,
+    });
+  });
+
+  it('keeps the saved client secret when a change leaves it out, never answers it, and needs one the first time', async () => {
+    const cookie = await setUpOrganization(t.app, 'owner@secret-sso.io');
+    const connect = (body: Record<string, unknown>) =>
+      t.app.inject(
+        jsonRequest(
+          'PUT',
+          '/api/v1/sso/connection',
+          { protocol: 'oidc', issuer: idp.issuer, ...body },
+          cookie,
+        ),
+      );
+    expectApiError(await connect({ clientId: CLIENT.clientId }), 400, 'VALIDATION_ERROR');
+    const saved = await connect(CLIENT);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.body).not.toContain(CLIENT.clientSecret);
+    const changed = await connect({ clientId: CLIENT.clientId });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const { providerId } = changed.json() as { providerId: string };
+    const [provider] = await t.database.db
+      .select()
+      .from(schema.ssoProvider)
+      .where(eq(schema.ssoProvider.providerId, providerId));
+    expect(provider?.oidcConfig).toContain(CLIENT.clientSecret);
+  });
+
+  it('stops requiring SSO when the connection is removed', async () => {
+    const org = await ssoOrganization();
+    await t.app.inject(jsonRequest('PUT', '/api/v1/sso/settings', settingsOf(org, true), org.cookie));
+    const removed = await t.app.inject(
+      jsonRequest('DELETE', '/api/v1/sso/connection', undefined, org.cookie),
+    );
+    expect(removed.json()).toMatchObject({ connection: null, enforced: false });
+  });
+});

@@ -9,11 +9,13 @@ import { SamlIdp } from '../test/saml-idp.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
+  connectSso,
   cookieHeader,
   invite,
   joinOrganization,
   jsonRequest,
   setUpOrganization,
+  ssoSettingsBody,
   useTestApp,
 } from '../test/helper.ts';
 import {
@@ -129,20 +131,12 @@ beforeAll(async () => {
 
   // An organisation of its own signs in with SSO (the fuzzed owner's connection changes under the run).
   const ssoOwner = await setUpOrganization(app, 'fuzz-sso-owner@acme-sso.io');
-  const ssoConnection = { protocol: 'saml', metadataXml: samlIdp.metadataXml };
-  const connected = await app.inject(jsonRequest('PUT', '/api/v1/sso/connection', ssoConnection, ssoOwner));
-  expect(connected.statusCode, connected.body).toBe(200);
-  const ssoSettings = {
-    domain: 'fuzz-sso',
-    emailDomains: ['acme-sso.io'],
-    allowedEmails: [],
-    defaultRoleId: 'portal.developer',
-    defaultApplicationScopes: null,
-    enforced: false,
-  };
-  const saved = await app.inject(jsonRequest('PUT', '/api/v1/sso/settings', ssoSettings, ssoOwner));
-  expect(saved.statusCode, saved.body).toBe(200);
-  const { providerId } = connected.json() as { providerId: string };
+  const { providerId } = await connectSso(
+    app,
+    ssoOwner,
+    { protocol: 'saml', metadataXml: samlIdp.metadataXml },
+    ssoSettingsBody('fuzz-sso', 'acme-sso.io'),
+  );
 
   Object.assign(known, {
     providerId,
@@ -158,7 +152,7 @@ beforeAll(async () => {
     applicationScopes: [applicationId],
     defaultApplicationScopes: [applicationId],
     metadataXml: samlIdp.metadataXml,
-    organizationSlug: ssoSettings.domain,
+    organizationSlug: 'fuzz-sso',
     providerId,
     organizationId,
     networkId,

@@ -15,6 +15,7 @@ import { SamlIdp } from './saml-idp.ts';
 import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
+  connectSso,
   cookieHeader,
   jsonRequest,
   latestCode,
@@ -364,17 +365,11 @@ describe('the identity endpoints', () => {
 
   it("answer an organisation's single sign-on as the document says", async () => {
     const cookie = await setUpOrganization(withSso.app, 'owner@docs-sso.io');
-    const connect = await withSso.app.inject(
-      jsonRequest(
-        'PUT',
-        '/api/v1/sso/connection',
-        { protocol: 'saml', metadataXml: samlIdp.metadataXml },
-        cookie,
-      ),
-    );
-    const { providerId } = connect.json() as { providerId: string };
-    await withSso.app.inject(
-      jsonRequest('PUT', '/api/v1/sso/settings', ssoSettingsBody('docs-sso', 'docs-sso.io'), cookie),
+    const { providerId } = await connectSso(
+      withSso.app,
+      cookie,
+      { protocol: 'saml', metadataXml: samlIdp.metadataXml },
+      ssoSettingsBody('docs-sso', 'docs-sso.io'),
     );
     const started = await expectDocumentedAnswer(withSso, '/sign-in/sso', {
       body: { organizationSlug: 'docs-sso', callbackURL: '/', errorCallbackURL: '/sign-in-sso' },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Account, RoleId } from '@portal/contracts';
+import type { Account, RoleId, SsoSettings } from '@portal/contracts';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -142,6 +142,20 @@ export function ssoSettingsBody(domain: string, emailDomain: string, changes: Re
     enforced: false,
     ...changes,
   };
+}
+
+/** A super-admin connects the organisation's identity provider and saves its sign-in settings; both must succeed. */
+export async function connectSso(
+  app: FastifyInstance,
+  cookie: string,
+  connection: Record<string, unknown>,
+  settings: Record<string, unknown>,
+): Promise<SsoSettings> {
+  const connected = await app.inject(jsonRequest('PUT', '/api/v1/sso/connection', connection, cookie));
+  expect(connected.statusCode, connected.body).toBe(200);
+  const saved = await app.inject(jsonRequest('PUT', '/api/v1/sso/settings', settings, cookie));
+  expect(saved.statusCode, saved.body).toBe(200);
+  return saved.json() as SsoSettings;
 }
 
 export interface StoredMail {

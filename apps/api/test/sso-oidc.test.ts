@@ -6,6 +6,7 @@ import {
   STRONG_PASSWORD,
   TEST_ORIGIN,
   accountOf,
+  connectSso,
   cookieHeader,
   sessionCookieOf,
   expectApiError,
@@ -44,14 +45,12 @@ async function ssoOrganization(settings: Record<string, unknown> = {}) {
   const domain = `org-${organizations}`;
   const owner = `owner@${emailDomain}`;
   const cookie = await setUpOrganization(t.app, owner);
-  const connected = await t.app.inject(
-    jsonRequest('PUT', '/api/v1/sso/connection', { protocol: 'oidc', issuer: idp.issuer, ...CLIENT }, cookie),
+  await connectSso(
+    t.app,
+    cookie,
+    { protocol: 'oidc', issuer: idp.issuer, ...CLIENT },
+    ssoSettingsBody(domain, emailDomain, settings),
   );
-  expect(connected.statusCode, connected.body).toBe(200);
-  const saved = await t.app.inject(
-    jsonRequest('PUT', '/api/v1/sso/settings', ssoSettingsBody(domain, emailDomain, settings), cookie),
-  );
-  expect(saved.statusCode, saved.body).toBe(200);
   const [row] = await t.database.db
     .select({ organizationId: schema.member.organizationId })
     .from(schema.member)

@@ -8,6 +8,7 @@ import {
   sessionCookieOf,
   expectApiError,
   jsonRequest,
+  connectSso,
   setUpOrganization,
   ssoSettingsBody,
   useTestApp,
@@ -32,23 +33,13 @@ async function samlOrganization(
   const emailDomain = `saml${organizations}-corp.io`;
   const domain = `saml-${organizations}`;
   const cookie = await setUpOrganization(t.app, `owner@${emailDomain}`);
-  const connected = await t.app.inject(jsonRequest('PUT', '/api/v1/sso/connection', connection, cookie));
-  expect(connected.statusCode, connected.body).toBe(200);
-  const saved = await t.app.inject(
-    jsonRequest(
-      'PUT',
-      '/api/v1/sso/settings',
-      ssoSettingsBody(domain, emailDomain, { defaultRoleId: 'portal.analyst' }),
-      cookie,
-    ),
-  );
-  expect(saved.statusCode, saved.body).toBe(200);
-  return {
+  const settings = await connectSso(
+    t.app,
     cookie,
-    domain,
-    emailDomain,
-    settings: saved.json() as { serviceProvider: { samlAcsUrl: string } },
-  };
+    connection,
+    ssoSettingsBody(domain, emailDomain, { defaultRoleId: 'portal.analyst' }),
+  );
+  return { cookie, domain, emailDomain, settings };
 }
 
 /** The portal's redirect to the IdP, as /sign-in-sso gets it. */

@@ -8,6 +8,7 @@ import {
   sessionCookieOf,
   expectApiError,
   jsonRequest,
+  buildTestApp,
   connectSso,
   setUpOrganization,
   ssoSettingsBody,
@@ -85,6 +86,27 @@ const person = (emailDomain: string): SamlIdentity => {
 };
 
 const me = (cookie: string) => accountOf(t.app, cookie);
+
+describe('whether sign-in offers single sign-on', () => {
+  it('says so in the public configuration once an organisation has an identity provider, and not before', async () => {
+    const fresh = await buildTestApp(idp.portalEnv);
+    try {
+      const before = await fresh.app.inject({ method: 'GET', url: '/api/v1/config' });
+      expect(before.json()).toMatchObject({ ssoSignIn: false });
+      const cookie = await setUpOrganization(fresh.app, 'owner@config-sso.io');
+      await connectSso(
+        fresh.app,
+        cookie,
+        { protocol: 'saml', metadataXml: idp.metadataXml },
+        ssoSettingsBody('config-sso', 'config-sso.io'),
+      );
+      const after = await fresh.app.inject({ method: 'GET', url: '/api/v1/config' });
+      expect(after.json()).toMatchObject({ ssoSignIn: true });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
 
 describe('SAML single sign-on', () => {
   it('signs a new person in from a signed answer: a member with the default role and an SSO member id', async () => {

@@ -107,7 +107,22 @@ function firstPaintPage(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * The server render's build (decision 026): one file holding its libraries too, so the portal
+ * server loads it from wherever the build was written, beside the browser's build.
+ */
+const serverRenderBuild = defineConfig({
+  plugins: [react()],
+  ssr: { noExternal: true },
+  build: {
+    outDir: 'dist-server',
+    copyPublicDir: false,
+    emptyOutDir: true,
+    rolldownOptions: { input: 'src/entry-server.tsx', output: { codeSplitting: false } },
+  },
+});
+
+const browserBuild = defineConfig({
   plugins: [react(), entryChunkModules(), firstPaintPage()],
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
@@ -138,3 +153,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? serverRenderBuild : browserBuild));

@@ -26,6 +26,7 @@ import Fastify from 'fastify';
 import lighthouse, { type Result } from 'lighthouse';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../../../tools/chromium.ts';
+import { serverRenderDir } from '../src/web/server-render.ts';
 import { seedApplications, signedInOwner, withFreshPortal } from './bench-support.ts';
 
 const ROUNDS = 3;
@@ -81,9 +82,14 @@ function precompress(dir: string) {
   execFileSync(process.execPath, [PRECOMPRESS_SCRIPT, dir], { stdio: ['ignore', 2, 2] });
 }
 
-/** apps/web with its own Vite configuration, into `outDir`. */
+/** apps/web with its own Vite configuration, into `outDir`, and its server render beside it. */
 async function buildPortalWeb(outDir: string) {
   await build({ root: WEB_ROOT, build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
+  await build({
+    root: WEB_ROOT,
+    build: { ssr: true, outDir: serverRenderDir(outDir), emptyOutDir: true },
+    logLevel: 'warn',
+  });
   precompress(outDir);
 }
 

@@ -46,7 +46,8 @@ import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { regionClientPlugin } from './plugins/region-client.ts';
 import { requestGuardsPlugin } from './plugins/request-guards.ts';
 import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
-import { sendPageVariant, signedInPageVariant } from './web/spa-page.ts';
+import { createPageRenderer } from './web/server-render.ts';
+import { sendPageVariant, sendRenderedPage, signedInPageVariant } from './web/spa-page.ts';
 
 /** API answers below this many bytes are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 2048;
@@ -184,6 +185,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   }
 
   const signedInPage = serveSpa ? signedInPageVariant(webDist) : undefined;
+  const pageRenderer = serveSpa ? createPageRenderer(app, webDist) : undefined;
+  // A listening server loads the server render before its first visitor; in-process tests only
+  // when they ask for a page.
+  if (pageRenderer) app.addHook('onListen', () => pageRenderer.preload());
   const sessionCookie = `${SESSION_COOKIE_NAME}=`;
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -194,6 +199,11 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       pathname.startsWith(prefix),
     );
     if (!isApiOrAsset && serveSpa && (request.method === 'GET' || request.method === 'HEAD')) {
+      const rendered = request.method === 'GET' ? await pageRenderer?.render(request) : undefined;
+      if (rendered) {
+        reply.code(200).header('cache-control', rendered.signedIn ? 'private, no-store' : 'no-cache');
+        return sendRenderedPage(request, reply, rendered.html);
+      }
       reply.header('cache-control', 'no-cache');
       if (signedInPage) {
         // The page depends on whether the browser holds a session.

@@ -27,12 +27,10 @@ const chunkReloads = browserChunkReloads();
 
 /** A page whose code loads when it is first shown, reloading the page once if its chunk is gone. */
 function lazyPage(name: string, load: () => Promise<RouteModule>) {
+  const loadPage = () => load().then((module) => ({ default: module.Component }));
+  // A server render reads its modules from its own build, which no release removes under it.
   const Page = lazy(
-    reloadOnceOnChunkFailure(
-      () => load().then((module) => ({ default: module.Component })),
-      name,
-      chunkReloads,
-    ),
+    typeof window === 'undefined' ? loadPage : reloadOnceOnChunkFailure(loadPage, name, chunkReloads),
   );
   return <Page />;
 }
@@ -164,14 +162,19 @@ export const routes: RouteObject[] = [
 const isRouteHandle = (handle: unknown): handle is RouteHandle =>
   typeof handle === 'object' && handle !== null && 'access' in handle && 'title' in handle;
 
-/** The page for the current address, with the handle of the deepest matched route that declares one. */
-export function PortalRoutes() {
-  const location = useLocation();
-  const element = useRoutes(routes, location);
+/** The handle of the deepest route matching the address that declares one. */
+export function routeHandleOf(location: string | { pathname: string }): RouteHandle {
   const handles = (matchRoutes(routes, location) ?? [])
     .map((match) => match.route.handle)
     .filter(isRouteHandle);
   const handle = handles[handles.length - 1];
   if (!handle) throw new Error('Every route must declare its access and title in its handle.');
-  return <RouteHandleContext value={handle}>{element}</RouteHandleContext>;
+  return handle;
+}
+
+/** The page for the current address, with its route's handle. */
+export function PortalRoutes() {
+  const location = useLocation();
+  const element = useRoutes(routes, location);
+  return <RouteHandleContext value={routeHandleOf(location)}>{element}</RouteHandleContext>;
 }

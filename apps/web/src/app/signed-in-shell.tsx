@@ -1,8 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useContext, useState, type ReactNode } from 'react';
 import { ToastHost } from '../components/toast-host';
 import { addMessages } from '../lib/i18n';
-import { queryClient } from '../lib/query-client';
+import { FirstRenderContext } from '../lib/first-render';
+import { createQueryClient, queryClient } from '../lib/query-client';
 import { enSignedIn } from '../locales/en-signed-in';
 
 addMessages(enSignedIn);
@@ -12,8 +13,11 @@ addMessages(enSignedIn);
  * is Mantine; pages built with Mantine add MantineShell themselves.
  */
 export function SignedInShell({ children }: { children: ReactNode }) {
+  const firstRender = useContext(FirstRenderContext);
+  // A server render has a cache of its own, holding what that request was given.
+  const [client] = useState(() => (firstRender ? createQueryClient(firstRender) : queryClient));
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       <ToastHost />
       {children}
     </QueryClientProvider>

@@ -5,10 +5,13 @@ import { registerToastContainer, subscribeToToastsShown, toastsShown } from '../
 // a toast raised before they arrive waits in the notifications store and shows once they mount.
 const ToastContainer = lazy(() => import('./toast-container'));
 
+const noToastShown = () => false;
+
 /** Where the signed-in pages' toasts appear. */
 export function ToastHost() {
   useEffect(registerToastContainer, []);
-  const shown = useSyncExternalStore(subscribeToToastsShown, toastsShown);
+  // No toast has been raised in a server render, nor in the browser's first render that takes it over.
+  const shown = useSyncExternalStore(subscribeToToastsShown, toastsShown, noToastShown);
   if (!shown) return null;
   return (
     <Suspense fallback={null}>

@@ -20,7 +20,7 @@ async function getAccount(): Promise<Account | null> {
  * profile), never by age. A failed load stays failed until the next full page load: /error reads
  * the account too, and a retry there would show the loader again and bounce back to /error.
  */
-const account = createResource(getAccount);
+const account = createResource(getAccount, (data) => data.account);
 
 /** Loads the account again; resolves once the new one is on screen (the route guard acts on it). */
 export const reloadAccount = () => account.reload();
@@ -53,6 +53,11 @@ export function useAccountState(): AccountState {
   const { data, isPending, isError } = useAccount();
   if (isPending) return { status: 'loading' };
   if (isError) return { status: 'error' };
+  return accountStateOf(data ?? null);
+}
+
+/** What the route guard needs of a loaded account, or of nobody being signed in. */
+export function accountStateOf(data: Account | null): AccountState {
   if (!data) return { status: 'signed-out' };
   return {
     status: 'signed-in',

@@ -8,6 +8,8 @@ export function rememberGoogleSignInOrigin(origin: GoogleSignInOrigin): void {
 }
 
 export function googleSignInOrigin(): GoogleSignInOrigin | null {
+  // A server render has no tab; it renders only pages the guard shows whatever this says.
+  if (typeof sessionStorage === 'undefined') return null;
   const stored = sessionStorage.getItem(STORAGE_KEY);
   return stored === 'login' || stored === 'signup' ? stored : null;
 }

@@ -2,6 +2,7 @@ import type { ErrorCode } from '@portal/contracts';
 import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { endSession, onSessionEnd, reloadAccount } from './account';
 import { ApiError, isNetworkError } from './api-error';
+import { browserFirstRender, type FirstRenderData } from './first-render';
 import { toastError } from './toasts';
 
 /** Meta of queries whose data does not depend on who is signed in; they survive a sign-out. */
@@ -20,15 +21,22 @@ function onAnyError(error: unknown): void {
   else if (isNetworkError(error)) toastError(error.message, error.message);
 }
 
+/** A cache holding the queries a server render was given (decision 026). */
+export function createQueryClient(firstRender: FirstRenderData | null): QueryClient {
+  const client = new QueryClient({
+    queryCache: new QueryCache({ onError: onAnyError }),
+    mutationCache: new MutationCache({ onError: onAnyError }),
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+  for (const { queryKey, data } of firstRender?.queries ?? []) client.setQueryData(queryKey, data);
+  return client;
+}
+
 /** The signed-in pages' server data (it loads with them, decision 012). */
-export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: onAnyError }),
-  mutationCache: new MutationCache({ onError: onAnyError }),
-  defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false },
-    mutations: { retry: false },
-  },
-});
+export const queryClient = createQueryClient(browserFirstRender());
 
 // Whatever the signed-in user could see is forgotten when the session ends.
 onSessionEnd(() => queryClient.removeQueries({ predicate: belongsToSession }));

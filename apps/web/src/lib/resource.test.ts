@@ -14,10 +14,13 @@ function deferred<T>() {
 describe('createResource', () => {
   it('fetches when first subscribed, once, and tells its subscribers', async () => {
     let fetches = 0;
-    const resource = createResource(async () => {
-      fetches += 1;
-      return 'account';
-    });
+    const resource = createResource(
+      async () => {
+        fetches += 1;
+        return 'account';
+      },
+      () => 'served',
+    );
     expect(resource.snapshot()).toEqual({ status: 'loading' });
     let notified = 0;
     resource.subscribe(() => (notified += 1));
@@ -31,7 +34,10 @@ describe('createResource', () => {
   it('never lets an older answer overwrite a newer one', async () => {
     const answers = [deferred<string>(), deferred<string>()];
     let call = 0;
-    const resource = createResource(() => answers[call++]!.promise);
+    const resource = createResource(
+      () => answers[call++]!.promise,
+      () => 'served',
+    );
     const first = resource.reload();
     const second = resource.reload();
     answers[1]!.resolve('signed in');
@@ -43,14 +49,20 @@ describe('createResource', () => {
 
   it('keeps what was set over a fetch still under way, and reports a failed fetch', async () => {
     const answer = deferred<string>();
-    const resource = createResource(() => answer.promise);
+    const resource = createResource(
+      () => answer.promise,
+      () => 'served',
+    );
     const pending = resource.reload();
     resource.set('updated');
     answer.resolve('stale');
     await pending;
     expect(resource.snapshot()).toEqual({ status: 'loaded', data: 'updated' });
 
-    const failing = createResource(() => Promise.reject(new Error('down')));
+    const failing = createResource(
+      () => Promise.reject(new Error('down')),
+      () => 'served',
+    );
     await failing.reload();
     expect(failing.snapshot()).toMatchObject({ status: 'error' });
   });

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useContext, useMemo, useSyncExternalStore } from 'react';
+import { browserFirstRender, FirstRenderContext, type FirstRenderData } from './first-render';
 
 export type ResourceSnapshot<T> =
   { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'loaded'; data: T };
@@ -10,6 +11,8 @@ export interface Resource<T> {
   set(data: T): void;
   subscribe(listener: () => void): () => void;
   snapshot(): ResourceSnapshot<T>;
+  /** The resource's value in what a server render was given. */
+  fromFirstRender(data: FirstRenderData): T;
 }
 
 /**
@@ -17,10 +20,18 @@ export interface Resource<T> {
  * configuration). The pages read it before TanStack Query loads with the signed-in pages
  * (decision 012); only the newest fetch may set it, so an older answer never overwrites a newer one.
  */
-export function createResource<T>(fetcher: () => Promise<T>): Resource<T> {
-  let current: ResourceSnapshot<T> = { status: 'loading' };
+export function createResource<T>(
+  fetcher: () => Promise<T>,
+  fromFirstRender: (data: FirstRenderData) => T,
+): Resource<T> {
+  // A server-rendered page brings the value its HTML was rendered with: the first render in the
+  // browser, which takes that HTML over, must start from it, and need not fetch it again.
+  const served = browserFirstRender();
+  let current: ResourceSnapshot<T> = served
+    ? { status: 'loaded', data: fromFirstRender(served) }
+    : { status: 'loading' };
   let generation = 0;
-  let started = false;
+  let started = served !== null;
   const listeners = new Set<() => void>();
   const publish = (next: ResourceSnapshot<T>) => {
     current = next;
@@ -53,12 +64,23 @@ export function createResource<T>(fetcher: () => Promise<T>): Resource<T> {
       return () => listeners.delete(listener);
     },
     snapshot: () => current,
+    fromFirstRender,
   };
 }
 
-/** The resource in the shape of a TanStack query result, for components. */
+/**
+ * The resource in the shape of a TanStack query result, for components. A server render reads it
+ * from the data it was given; in the browser a server-rendered page's resources start from the same
+ * data, so both renders see the same value.
+ */
 export function useResource<T>(resource: Resource<T>) {
-  const snapshot = useSyncExternalStore(resource.subscribe, resource.snapshot);
+  const firstRender = useContext(FirstRenderContext);
+  const serverSnapshot = useMemo<() => ResourceSnapshot<T>>(() => {
+    if (!firstRender) return resource.snapshot;
+    const seeded: ResourceSnapshot<T> = { status: 'loaded', data: resource.fromFirstRender(firstRender) };
+    return () => seeded;
+  }, [firstRender, resource]);
+  const snapshot = useSyncExternalStore(resource.subscribe, resource.snapshot, serverSnapshot);
   return {
     data: snapshot.status === 'loaded' ? snapshot.data : undefined,
     error: snapshot.status === 'error' ? snapshot.error : null,

@@ -9,7 +9,7 @@ import {
   type PlanKey,
   type RegionKey,
 } from '@portal/contracts';
-import { formatDate } from '../../lib/dates';
+import { formatDate, type DisplayTimeZone } from '../../lib/dates';
 import type { BadgeColor } from '../../components/plain/layout';
 
 export interface ApplicationFilters {
@@ -82,14 +82,17 @@ export function stateTagColor(state: ApplicationState): BadgeColor {
 }
 
 /** A temporarily inactive app shows when it was deactivated; every other app when it was created. */
-export function cardDate(app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>): {
+export function cardDate(
+  app: Pick<Application, 'state' | 'createdAt' | 'deactivatedAt'>,
+  timeZone: DisplayTimeZone = 'browser',
+): {
   kind: 'created' | 'deactivated';
   date: string;
 } {
   if (app.state === 'temporary_inactive' && app.deactivatedAt) {
-    return { kind: 'deactivated', date: formatDate(app.deactivatedAt) };
+    return { kind: 'deactivated', date: formatDate(app.deactivatedAt, timeZone) };
   }
-  return { kind: 'created', date: formatDate(app.createdAt) };
+  return { kind: 'created', date: formatDate(app.createdAt, timeZone) };
 }
 
 /** The plan is a PAYG notion; flat-rate contracts do not show it (§2). */

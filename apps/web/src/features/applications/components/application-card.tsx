@@ -4,6 +4,7 @@ import { memo, useEffect, useState, type ReactNode } from 'react';
 import { Button, IconButton } from '../../../components/plain/buttons';
 import { Badge, Card } from '../../../components/plain/layout';
 import { useTranslation } from '../../../lib/i18n';
+import { useDisplayTimeZone } from '../../../lib/dates';
 import {
   applicationActions,
   canOpenConsole,
@@ -65,7 +66,7 @@ export const ApplicationCard = memo(function ApplicationCard({
 }: ApplicationCardProps) {
   const { t } = useTranslation();
   const actions = applicationActions(app.state, permissions);
-  const date = cardDate(app);
+  const date = cardDate(app, useDisplayTimeZone());
   const consoleUrl = canOpenConsole(app) ? app.consoleUrl : null;
 
   return (

@@ -5,9 +5,12 @@ import { UserMenu } from './user-menu';
 
 export function TopBar({
   navigationOpened,
+  widthUnknown,
   onToggleNavigation,
 }: {
   navigationOpened: boolean;
+  /** Set while the window's width is not known yet: the stylesheet then draws the button for it. */
+  widthUnknown: true | undefined;
   onToggleNavigation: () => void;
 }) {
   const { t } = useTranslation();
@@ -19,6 +22,7 @@ export function TopBar({
         onClick={onToggleNavigation}
         aria-label={t('layout.toggleNavigation')}
         aria-expanded={navigationOpened}
+        data-width-unknown={widthUnknown}
       >
         <span />
         <span />

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { signedInFrameFiles, signedInFrameLinks, type SignedInFrameFiles } from './spa-page.ts';
+
+/** An answer of the portal's own API, as the page being rendered would have received it. */
+interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** What apps/web/src/entry-server.tsx renders. */
+interface RenderedPage {
+  html: string;
+  dataScript: string;
+  title: string;
+  signedIn: boolean;
+}
+
+/** The web build's server entry (apps/web/src/entry-server.tsx, built by `vite build --ssr`). */
+interface ServerRenderEntry {
+  isServerRendered(pathname: string): boolean;
+  renderPage(url: string, load: (apiPath: string) => Promise<ApiAnswer>): Promise<RenderedPage | undefined>;
+}
+
+/** A page the server rendered, ready to send. */
+export interface ServerRenderedPage {
+  html: string;
+  /** A signed-in page holds the member's own data: no cache may keep it. */
+  signedIn: boolean;
+}
+
+export interface PageRenderer {
+  /** Loads the server build now rather than with the first page asked for. */
+  preload(): Promise<void>;
+  /** The page at the request's address, or undefined when the browser is to render it alone. */
+  render(request: FastifyRequest): Promise<ServerRenderedPage | undefined>;
+}
+
+/** Where the web build writes its server render: apps/web/dist-server beside apps/web/dist. */
+export const serverRenderDir = (webDist: string) => `${webDist}-server`;
+
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** The built index.html around a rendered page. Replacements are functions: `$` in a page is text. */
+function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFiles | undefined): string {
+  const frameLinks = page.signedIn && frame ? signedInFrameLinks(frame, 'stylesheet') : [];
+  return (
+    template
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+      // The page arrives with the account and configuration: the preloaded calls would go unused.
+      .replace(/\s*<link rel="preload" href="\/api\/[^"]*" as="fetch"[^>]*>/g, '')
+      .replace('</head>', () => `${frameLinks.join('')}</head>`)
+      .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>${page.dataScript}`)
+  );
+}
+
+/**
+ * The server render of the pages people arrive at (decision 026), when the web build has one: the
+ * same React components over the same API answers the browser would ask for, fetched in process
+ * with the request's cookie. Any failure leaves the page to the browser, as before.
+ */
+export function createPageRenderer(app: FastifyInstance, webDist: string): PageRenderer | undefined {
+  const entryFile = path.join(serverRenderDir(webDist), 'entry-server.js');
+  if (!fs.existsSync(entryFile)) return undefined;
+  const template = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  const frame = signedInFrameFiles(webDist);
+  let entry: Promise<ServerRenderEntry> | undefined;
+  const loadEntry = () => (entry ??= import(pathToFileURL(entryFile).href) as Promise<ServerRenderEntry>);
+
+  return {
+    preload: () =>
+      loadEntry().then(
+        () => undefined,
+        (error: unknown) => app.log.error({ err: error }, 'the server render did not load'),
+      ),
+    async render(request) {
+      const url = new URL(request.url, 'http://portal');
+      try {
+        const { isServerRendered, renderPage } = await loadEntry();
+        if (!isServerRendered(url.pathname)) return undefined;
+        const cookie = request.headers.cookie;
+        const page = await renderPage(`${url.pathname}${url.search}`, async (apiPath) => {
+          const answer = await app.inject({ method: 'GET', url: apiPath, headers: cookie ? { cookie } : {} });
+          return { status: answer.statusCode, body: answer.json() as unknown };
+        });
+        return page && { html: pageHtml(template, page, frame), signedIn: page.signedIn };
+      } catch (error) {
+        request.log.error({ err: error }, 'server render failed; the browser renders the page');
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serverRenderDir } from '../src/web/server-render.ts';
+import { setUpOrganization, useTestApp } from './helper.ts';
+
+/*
+ * A built web app with a server render beside it (decision 026). The server render stands in for
+ * apps/web/src/entry-server.tsx (whose own render apps/web/src/entry-server.test.tsx tests): it
+ * renders what the portal's API answered it, with text a string replacement would mangle, and
+ * fails or declines the way the real one can.
+ */
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-server-render-'));
+const INDEX = [
+  '<!doctype html><html><head><title>Developer Portal</title>',
+  '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+  '<link rel="preload" href="/api/v1/accounts/me" as="fetch" crossorigin="anonymous">',
+  '<link rel="preload" href="/api/v1/config" as="fetch" crossorigin="anonymous">',
+  '</head><body><div id="root"></div></body></html>',
+].join('\n');
+const SERVER_ENTRY = `
+export const isServerRendered = (pathname) => pathname === '/login' || pathname.startsWith('/apps/');
+export async function renderPage(url, load) {
+  const [me, config] = await Promise.all([load('/api/v1/accounts/me'), load('/api/v1/config')]);
+  if (url.startsWith('/apps/failing')) throw new Error('the render failed');
+  const signedIn = me.status === 200;
+  if (url.startsWith('/apps/') !== signedIn) return undefined;
+  const who = signedIn ? me.body.email : 'a visitor';
+  return {
+    html: '<h1>Hello ' + who + " $& $' $$ of " + config.body.productName + '</h1>',
+    dataScript: '<script type="application/json" id="portal-first-render">{"url":"' + url + '"}</script>',
+    title: 'Sign in & <more> | Developer Portal',
+    signedIn,
+  };
+}
+`;
+const files: Record<string, string> = {
+  'index.html': INDEX,
+  'assets/index-e1.js': 'export {};',
+  'assets/signed-in-s1.js': 'export {};',
+  'assets/signed-in-s1.css': 'body{}',
+  '.vite/manifest.json': JSON.stringify({
+    'index.html': { file: 'assets/index-e1.js', isEntry: true },
+    '_signed-in-s1.js': { file: 'assets/signed-in-s1.js', css: ['assets/signed-in-s1.css'] },
+  }),
+  '.vite/module-chunks.json': JSON.stringify({ 'src/app/routes/app-layout.tsx': 'assets/signed-in-s1.js' }),
+};
+for (const [name, content] of Object.entries(files)) {
+  const file = path.join(webDist, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+fs.mkdirSync(serverRenderDir(webDist));
+fs.writeFileSync(path.join(serverRenderDir(webDist), 'entry-server.js'), SERVER_ENTRY);
+
+const t = useTestApp({ WEB_DIST_DIR: webDist });
+afterAll(() => {
+  fs.rmSync(webDist, { recursive: true, force: true });
+  fs.rmSync(serverRenderDir(webDist), { recursive: true, force: true });
+});
+
+const get = (url: string, cookie?: string, acceptEncoding = 'identity') =>
+  t.app.inject({
+    method: 'GET',
+    url,
+    headers: { 'accept-encoding': acceptEncoding, ...(cookie ? { cookie } : {}) },
+  });
+
+describe('a server-rendered page', () => {
+  it('holds the render in #root, its data after it and its title in the head, with nothing mangled', async () => {
+    const page = await get('/login?redirect=%2Fapps%2Fasc');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain(
+      `<div id="root"><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
+        '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>',
+    );
+    expect(page.body).toContain('<title>Sign in &amp; &lt;more&gt; | Developer Portal</title>');
+    expect(page.body).not.toContain('Developer Portal</title>\n<title>');
+    // The data is in the page: the calls the plain page preloads would go unused.
+    expect(page.body).not.toContain('rel="preload" href="/api/');
+    expect(page.body).toContain('<script type="module" crossorigin src="/assets/index-e1.js"></script>');
+    // A signed-out page needs nothing of the signed-in frame.
+    expect(page.body).not.toContain('signed-in-s1');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(String(page.headers.vary)).toMatch(/cookie/i);
+  });
+
+  it("renders a signed-in page with the member's own answers, which no cache may keep", async () => {
+    const owner = await setUpOrganization(t.app, 'rendered@acme.io');
+    const page = await get('/apps/asc', owner);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>Hello rendered@acme.io');
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(String(page.headers.vary)).toMatch(/cookie/i);
+    // The frame's stylesheet styles what is already on screen: linked, not preloaded.
+    expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">');
+    expect(page.body).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">');
+  });
+
+  it('goes out compressed as the browser accepts', async () => {
+    const plain = await get('/login');
+    const brotli = await get('/login', undefined, 'br, gzip');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    const gzip = await get('/login', undefined, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it('leaves to the browser a page the render declines, fails or does not render, and a HEAD', async () => {
+    const owner = await setUpOrganization(t.app, 'declined@acme.io');
+    const plainPages = [
+      await get('/apps/asc'), // signed out: the guard would redirect
+      await get('/login', owner), // signed in: likewise
+      await get('/apps/failing', owner),
+      await get('/billing/asc', owner),
+      await t.app.inject({ method: 'HEAD', url: '/login' }),
+    ];
+    for (const page of plainPages) {
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['cache-control']).toBe('no-cache');
+    }
+    for (const page of plainPages.slice(0, 4)) {
+      expect(page.body).toContain('<div id="root"></div>');
+      expect(page.body).not.toContain('portal-first-render');
+    }
+  });
+
+  it('still answers 404 for API paths and missing build files', async () => {
+    expect((await get('/api/v1/nothing-here')).statusCode).toBe(404);
+    expect((await get('/assets/gone-123.js')).statusCode).toBe(404);
+  });
+});

@@ -16,6 +16,7 @@ const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-server-render-'));
 const INDEX = [
   '<!doctype html><html><head><title>Developer Portal</title>',
   '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+  '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
   '<link rel="preload" href="/api/v1/accounts/me" as="fetch" crossorigin="anonymous">',
   '<link rel="preload" href="/api/v1/config" as="fetch" crossorigin="anonymous">',
   '</head><body><div id="root"></div></body></html>',
@@ -81,7 +82,12 @@ describe('a server-rendered page', () => {
     expect(page.body).not.toContain('Developer Portal</title>\n<title>');
     // The data is in the page: the calls the plain page preloads would go unused.
     expect(page.body).not.toContain('rel="preload" href="/api/');
-    expect(page.body).toContain('<script type="module" crossorigin src="/assets/index-e1.js"></script>');
+    // Its scripts load once it has painted, all requested at once.
+    expect(page.body).toContain(
+      '<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="/assets/react-r1.js"></script>',
+    );
+    expect(page.body).not.toContain('<script type="module"');
+    expect(page.body).not.toContain('modulepreload');
     // A signed-out page needs nothing of the signed-in frame.
     expect(page.body).not.toContain('signed-in-s1');
     expect(page.headers['cache-control']).toBe('no-cache');
@@ -97,7 +103,9 @@ describe('a server-rendered page', () => {
     expect(String(page.headers.vary)).toMatch(/cookie/i);
     // The frame's stylesheet styles what is already on screen: linked, not preloaded.
     expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">');
-    expect(page.body).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">');
+    expect(page.body).toContain(
+      'data-entry="/assets/index-e1.js" data-modules="/assets/react-r1.js /assets/signed-in-s1.js"',
+    );
   });
 
   it('goes out compressed as the browser accepts', async () => {
@@ -125,6 +133,7 @@ describe('a server-rendered page', () => {
     }
     for (const page of plainPages.slice(0, 4)) {
       expect(page.body).toContain('<div id="root"></div>');
+      expect(page.body).toContain('<script type="module" crossorigin src="/assets/index-e1.js"></script>');
       expect(page.body).not.toContain('portal-first-render');
     }
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { signedInFrameFiles, signedInFrameLinks, type SignedInFrameFiles } from './spa-page.ts';
+import { signedInFrameFiles, type SignedInFrameFiles } from './spa-page.ts';
 
 /** An answer of the portal's own API, as the page being rendered would have received it. */
 interface ApiAnswer {
@@ -44,15 +44,37 @@ export const serverRenderDir = (webDist: string) => `${webDist}-server`;
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+/** The page's scripts are loaded by this file of the web build once the page has painted. */
+export const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
+
+/**
+ * The page's scripts, which the built page loads from its head, loaded after its first paint
+ * instead: a rendered page has nothing to wait for (apps/web/public/after-first-paint.js).
+ */
+function scriptsAfterFirstPaint(html: string, moreModules: readonly string[]): string {
+  const entry = ENTRY_SCRIPT.exec(html)?.[1];
+  if (!entry) return html;
+  const modules = [...[...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!), ...moreModules];
+  const loader =
+    `<script defer src="${AFTER_FIRST_PAINT_SCRIPT}" data-entry="${entry}" ` +
+    `data-modules="${modules.join(' ')}"></script>`;
+  return html.replace(MODULE_PRELOAD, '').replace(ENTRY_SCRIPT, () => loader);
+}
+
 /** The built index.html around a rendered page. Replacements are functions: `$` in a page is text. */
 function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFiles | undefined): string {
-  const frameLinks = page.signedIn && frame ? signedInFrameLinks(frame, 'stylesheet') : [];
+  const signedInFrame = page.signedIn ? frame : undefined;
+  const stylesheets = (signedInFrame?.stylesheets ?? []).map(
+    (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
+  );
   return (
-    template
+    scriptsAfterFirstPaint(template, signedInFrame?.scripts ?? [])
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       // The page arrives with the account and configuration: the preloaded calls would go unused.
       .replace(/\s*<link rel="preload" href="\/api\/[^"]*" as="fetch"[^>]*>/g, '')
-      .replace('</head>', () => `${frameLinks.join('')}</head>`)
+      .replace('</head>', () => `${stylesheets.join('')}</head>`)
       .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>${page.dataScript}`)
   );
 }

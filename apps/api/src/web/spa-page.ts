@@ -64,21 +64,6 @@ export function signedInFrameFiles(webDist: string): SignedInFrameFiles | undefi
   };
 }
 
-/** Tags preloading the signed-in frame's scripts, its stylesheets linked as `stylesheet` or preloaded. */
-export function signedInFrameLinks(
-  files: SignedInFrameFiles,
-  stylesheets: 'stylesheet' | 'preload',
-): string[] {
-  return [
-    ...files.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
-    ...files.stylesheets.map((href) =>
-      stylesheets === 'stylesheet'
-        ? `<link rel="stylesheet" crossorigin href="${href}">`
-        : `<link rel="preload" as="style" crossorigin href="${href}">`,
-    ),
-  ];
-}
-
 /** A page's HTML with its brotli and gzip copies. */
 function pageVariant(html: string): PageVariant {
   return {
@@ -97,7 +82,10 @@ function pageVariant(html: string): PageVariant {
 export function signedInPageVariant(webDist: string): PageVariant | undefined {
   const files = signedInFrameFiles(webDist);
   if (!files) return undefined;
-  const links = signedInFrameLinks(files, 'preload');
+  const links = [
+    ...files.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+    ...files.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
+  ];
   const index = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
   return pageVariant(index.replace('</head>', `${links.join('\n    ')}\n  </head>`));
 }

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { E2E_DIR } from '../../harness/harness-state.ts';
 import { ACME, expect, test, uniqueEmail } from '../../support/fixtures.ts';
 import { googleTest, type GoogleIdentity } from '../../support/google-portal.ts';
+import { openServerRenderedPage } from '../../support/first-render.ts';
 import { expectSignedInLayout, submitOrganizationForm } from '../../support/ui.ts';
 
 /*
@@ -129,14 +130,7 @@ googleTest(
 
 test('without Google configured, /login and /signup offer no Google button', async ({ page }) => {
   for (const route of ['/login', '/signup']) {
-    const config = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/config');
-    await page.goto(route);
-    expect(await (await config).json()).toMatchObject({ googleSignIn: false });
-    // The answer has been rendered once two frames have been drawn after it.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await openServerRenderedPage(page, route)).toMatchObject({ googleSignIn: false });
     await expect(page.getByRole('button', { name: GOOGLE_BUTTON })).toHaveCount(0);
   }
 });

@@ -3,6 +3,7 @@ import type { Account } from '@portal/contracts';
 import { expectNoSeriousA11yViolations } from '../../support/axe.ts';
 import { ACME, expect, test } from '../../support/fixtures.ts';
 import { joinAs, Members, rowOf } from '../../support/members.ts';
+import { openServerRenderedPage } from '../../support/first-render.ts';
 import { screenshotsAtWidths } from '../../support/screenshots.ts';
 import {
   OIDC_CLIENT,
@@ -46,17 +47,8 @@ async function newVisitor(browser: Browser, baseURL: string): Promise<Page> {
   return context.newPage();
 }
 
-/** The public configuration /login read, once the page has drawn what it says. */
-async function openLogin(page: Page) {
-  const config = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/config');
-  await page.goto('/login');
-  const body = (await (await config).json()) as { ssoSignIn: boolean };
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  return body;
-}
+/** The public configuration /login came with, once the browser has taken the page over. */
+const openLogin = (page: Page) => openServerRenderedPage(page, '/login');
 
 test('without an organisation that signs in with SSO, /login offers no SSO sign-in', async ({ page }) => {
   // The shared portal: no organisation there has connected an identity provider.

@@ -6,7 +6,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { OPERATOR_API_PREFIX } from '@portal/contracts';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE_NAME } from './auth/auth.ts';
@@ -185,11 +185,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   }
 
   const signedInPage = serveSpa ? signedInPageVariant(webDist) : undefined;
-  const pageRenderer = serveSpa ? createPageRenderer(app, webDist) : undefined;
+  const sessionCookie = `${SESSION_COOKIE_NAME}=`;
+  const holdsSession = (request: FastifyRequest) => request.headers.cookie?.includes(sessionCookie) ?? false;
+  const pageRenderer = serveSpa
+    ? createPageRenderer(app, { webDist, rendersPerSecond: config.serverRendersPerSecond, holdsSession })
+    : undefined;
   // A listening server loads the server render before its first visitor; in-process tests only
   // when they ask for a page.
   if (pageRenderer) app.addHook('onListen', () => pageRenderer.preload());
-  const sessionCookie = `${SESSION_COOKIE_NAME}=`;
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
@@ -208,7 +211,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       if (signedInPage) {
         // The page depends on whether the browser holds a session.
         reply.header('vary', 'Accept-Encoding, Cookie');
-        if (request.headers.cookie?.includes(sessionCookie)) return sendPageVariant(request, reply, signedInPage);
+        if (holdsSession(request)) return sendPageVariant(request, reply, signedInPage);
       }
       return reply.sendFile('index.html');
     }

@@ -66,6 +66,7 @@ const ConfigSchema = z
     HELP_FAQ_URL: z.url().default('https://docs.example.com/faq'),
     HELP_TUTORIAL_URL: z.url().default('https://docs.example.com/tutorial'),
     WEB_DIST_DIR: z.string().optional(),
+    SERVER_RENDERS_PER_SECOND: z.coerce.number().int().min(0).default(100),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
     RATE_LIMIT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
@@ -215,6 +216,8 @@ export interface Config {
     tutorial: string;
   };
   webDistDir: string | undefined;
+  /** Pages rendered on the server in any one second; past it they go out unrendered (decision 026). */
+  serverRendersPerSecond: number;
   rateLimit: {
     windowSeconds: number;
     maxPerIp: number;
@@ -299,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tutorial: e.HELP_TUTORIAL_URL,
     },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+    serverRendersPerSecond: e.SERVER_RENDERS_PER_SECOND,
     rateLimit: {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       maxPerIp: e.RATE_LIMIT_MAX_PER_IP,

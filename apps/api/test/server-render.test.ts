@@ -24,6 +24,7 @@ const INDEX = [
 const SERVER_ENTRY = `
 export const isServerRendered = (pathname) => pathname === '/login' || pathname.startsWith('/apps/');
 export async function renderPage(url, load) {
+  globalThis.serverRenders = (globalThis.serverRenders ?? 0) + 1;
   const [me, config] = await Promise.all([load('/api/v1/accounts/me'), load('/api/v1/config')]);
   if (url.startsWith('/apps/failing')) throw new Error('the render failed');
   const signedIn = me.status === 200;
@@ -57,6 +58,13 @@ fs.mkdirSync(serverRenderDir(webDist));
 fs.writeFileSync(path.join(serverRenderDir(webDist), 'entry-server.js'), SERVER_ENTRY);
 
 const t = useTestApp({ WEB_DIST_DIR: webDist });
+const RENDERS_PER_SECOND = 3;
+const budgeted = useTestApp({ WEB_DIST_DIR: webDist, SERVER_RENDERS_PER_SECOND: String(RENDERS_PER_SECOND) });
+const turnedOff = useTestApp({ WEB_DIST_DIR: webDist, SERVER_RENDERS_PER_SECOND: '0' });
+
+/** How many pages the server render has rendered in this file so far. */
+const rendersSoFar = () => (globalThis as { serverRenders?: number }).serverRenders ?? 0;
+const isRendered = (page: { body: string }) => page.body.includes('portal-first-render');
 afterAll(() => {
   fs.rmSync(webDist, { recursive: true, force: true });
   fs.rmSync(serverRenderDir(webDist), { recursive: true, force: true });
@@ -136,6 +144,43 @@ describe('a server-rendered page', () => {
       expect(page.body).toContain('<script type="module" crossorigin src="/assets/index-e1.js"></script>');
       expect(page.body).not.toContain('portal-first-render');
     }
+  });
+
+  it('sends a signed-out page again as rendered for a while, and renders every signed-in page', async () => {
+    const before = rendersSoFar();
+    const first = await get('/login?kept=1');
+    const again = await get('/login?kept=1');
+    expect(again.body).toBe(first.body);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect(rendersSoFar()).toBe(before + 1);
+
+    await get('/login?kept=2');
+    expect(rendersSoFar()).toBe(before + 2);
+
+    const owner = await setUpOrganization(t.app, 'always-rendered@acme.io');
+    const signedIn = [await get('/apps/asc', owner), await get('/apps/asc', owner)];
+    expect(signedIn.every(isRendered)).toBe(true);
+    expect(rendersSoFar()).toBe(before + 4);
+  });
+
+  it('sends pages unrendered past its renders per second, and none rendered when that is 0', async () => {
+    const owner = await setUpOrganization(budgeted.app, 'budgeted@acme.io');
+    const pages = [];
+    for (let request = 0; request < 10; request += 1)
+      pages.push(await budgeted.app.inject({ method: 'GET', url: '/apps/asc', headers: { cookie: owner } }));
+    expect(pages.every((page) => page.statusCode === 200)).toBe(true);
+    // Ten requests in well under two seconds fall in at most two of the budget's one-second windows.
+    const rendered = pages.filter(isRendered).length;
+    expect(rendered).toBeGreaterThanOrEqual(RENDERS_PER_SECOND);
+    expect(rendered).toBeLessThanOrEqual(2 * RENDERS_PER_SECOND);
+    for (const page of pages.filter((page) => !isRendered(page)))
+      expect(page.body).toContain('<script type="module" crossorigin src="/assets/index-e1.js"></script>');
+
+    const before = rendersSoFar();
+    const plain = await turnedOff.app.inject({ method: 'GET', url: '/login' });
+    expect(plain.statusCode).toBe(200);
+    expect(isRendered(plain)).toBe(false);
+    expect(rendersSoFar()).toBe(before);
   });
 
   it('still answers 404 for API paths and missing build files', async () => {

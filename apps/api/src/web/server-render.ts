@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RateLimiter } from '../auth/rate-limiter.ts';
 import { signedInFrameFiles, type SignedInFrameFiles } from './spa-page.ts';
 
 /** An answer of the portal's own API, as the page being rendered would have received it. */
@@ -31,11 +32,46 @@ export interface ServerRenderedPage {
   signedIn: boolean;
 }
 
+export interface PageRendererOptions {
+  webDist: string;
+  /** Renders allowed in any one second; past it pages go out unrendered. 0: no server render. */
+  rendersPerSecond: number;
+  /** Whether the request carries a session cookie: only a request without one sees a kept page. */
+  holdsSession(request: FastifyRequest): boolean;
+}
+
 export interface PageRenderer {
   /** Loads the server build now rather than with the first page asked for. */
   preload(): Promise<void>;
   /** The page at the request's address, or undefined when the browser is to render it alone. */
   render(request: FastifyRequest): Promise<ServerRenderedPage | undefined>;
+}
+
+/** How long a signed-out page is sent again as it was rendered, and how many addresses are kept. */
+const SIGNED_OUT_PAGE_KEPT_MS = 10_000;
+const SIGNED_OUT_PAGES_KEPT = 100;
+
+/**
+ * Signed-out pages as they were last rendered, by address: such a page is the same for every
+ * visitor but for the public configuration, which a page may show up to SIGNED_OUT_PAGE_KEPT_MS late.
+ */
+class SignedOutPages {
+  private readonly pages = new Map<string, { html: string; until: number }>();
+
+  get(address: string): string | undefined {
+    const kept = this.pages.get(address);
+    if (kept && kept.until > Date.now()) return kept.html;
+    this.pages.delete(address);
+    return undefined;
+  }
+
+  set(address: string, html: string) {
+    if (this.pages.size >= SIGNED_OUT_PAGES_KEPT) {
+      const oldest = this.pages.keys().next().value;
+      if (oldest !== undefined) this.pages.delete(oldest);
+    }
+    this.pages.set(address, { html, until: Date.now() + SIGNED_OUT_PAGE_KEPT_MS });
+  }
 }
 
 /** Where the web build writes its server render: apps/web/dist-server beside apps/web/dist. */
@@ -84,9 +120,14 @@ function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFile
  * same React components over the same API answers the browser would ask for, fetched in process
  * with the request's cookie. Any failure leaves the page to the browser, as before.
  */
-export function createPageRenderer(app: FastifyInstance, webDist: string): PageRenderer | undefined {
+export function createPageRenderer(
+  app: FastifyInstance,
+  { webDist, rendersPerSecond, holdsSession }: PageRendererOptions,
+): PageRenderer | undefined {
   const entryFile = path.join(serverRenderDir(webDist), 'entry-server.js');
-  if (!fs.existsSync(entryFile)) return undefined;
+  if (rendersPerSecond === 0 || !fs.existsSync(entryFile)) return undefined;
+  const budget = new RateLimiter();
+  const signedOutPages = new SignedOutPages();
   const template = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
   const frame = signedInFrameFiles(webDist);
   let entry: Promise<ServerRenderEntry> | undefined;
@@ -100,15 +141,23 @@ export function createPageRenderer(app: FastifyInstance, webDist: string): PageR
       ),
     async render(request) {
       const url = new URL(request.url, 'http://portal');
+      const address = `${url.pathname}${url.search}`;
       try {
         const { isServerRendered, renderPage } = await loadEntry();
         if (!isServerRendered(url.pathname)) return undefined;
+        const signedOut = !holdsSession(request);
+        const kept = signedOut ? signedOutPages.get(address) : undefined;
+        if (kept) return { html: kept, signedIn: false };
+        if (!budget.hit('renders', rendersPerSecond, 1000).allowed) return undefined;
         const cookie = request.headers.cookie;
-        const page = await renderPage(`${url.pathname}${url.search}`, async (apiPath) => {
+        const page = await renderPage(address, async (apiPath) => {
           const answer = await app.inject({ method: 'GET', url: apiPath, headers: cookie ? { cookie } : {} });
           return { status: answer.statusCode, body: answer.json() as unknown };
         });
-        return page && { html: pageHtml(template, page, frame), signedIn: page.signedIn };
+        if (!page) return undefined;
+        const html = pageHtml(template, page, frame);
+        if (signedOut && !page.signedIn) signedOutPages.set(address, html);
+        return { html, signedIn: page.signedIn };
       } catch (error) {
         request.log.error({ err: error }, 'server render failed; the browser renders the page');
         return undefined;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns } from 'drizzle-orm';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import type { Db } from '../db/client.ts';
+import type { Database, NamedStatement } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
 import { SECOND_FACTOR_PROVIDER_IDS } from './two-factor.ts';
@@ -10,8 +10,14 @@ type MemberRow = typeof schema.member.$inferSelect;
 type OrganizationRow = typeof schema.organization.$inferSelect;
 
 export interface Membership {
-  member: Pick<MemberRow, 'id' | 'organizationId' | 'displayName' | 'roleId' | 'allApplications' | 'lastLoginAt'>;
-  organization: Omit<OrganizationRow, 'privacyPolicyAcceptedAt' | 'termsAcceptedAt' | 'createdAt' | 'updatedAt'>;
+  member: Pick<
+    MemberRow,
+    'id' | 'organizationId' | 'displayName' | 'roleId' | 'allApplications' | 'lastLoginAt'
+  >;
+  organization: Omit<
+    OrganizationRow,
+    'privacyPolicyAcceptedAt' | 'termsAcceptedAt' | 'createdAt' | 'updatedAt'
+  >;
 }
 
 /** What the lookup functions (migration 0005) answer: database column names in the nested rows. */
@@ -29,7 +35,10 @@ interface LookupJson {
 }
 
 /** A table row from its JSON form (`to_jsonb`): properties by Drizzle name, timestamps as dates. */
-function rowFromJson<T extends typeof schema.member | typeof schema.organization>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+function rowFromJson<T extends typeof schema.member | typeof schema.organization>(
+  table: T,
+  json: Record<string, unknown>,
+): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
   for (const [property, column] of Object.entries(getTableColumns(table))) {
     const value = json[column.name] ?? null;
@@ -67,6 +76,11 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
+const SESSION_LOOKUP: NamedStatement = {
+  name: 'portal_session_lookup',
+  text: 'select portal_session_lookup($1, $2) as found',
+};
+
 /**
  * The session check every API request makes. better-auth's own getSession measured 100–270
  * requests/s here, so this verifies the signed session cookie (HMAC-SHA256, as better-auth signs
@@ -83,7 +97,7 @@ export class SessionVerifier {
   private readonly cookieName: string;
 
   constructor(
-    private readonly db: Db,
+    private readonly database: Pick<Database, 'db' | 'query'>,
     secret: string,
     private readonly issuer: string,
   ) {
@@ -104,7 +118,8 @@ export class SessionVerifier {
     const token = value.slice(0, dot);
     const signature = Buffer.from(value.slice(dot + 1), 'base64');
     const expected = crypto.createHmac('sha256', this.hmacKey).update(token).digest();
-    if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected)) return undefined;
+    if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected))
+      return undefined;
     return token;
   }
 
@@ -149,7 +164,9 @@ export class SessionVerifier {
 
   private async keySet(refresh: boolean) {
     if (!this.jwks || refresh) {
-      const rows = await this.db.select({ id: schema.jwks.id, publicKey: schema.jwks.publicKey }).from(schema.jwks);
+      const rows = await this.database.db
+        .select({ id: schema.jwks.id, publicKey: schema.jwks.publicKey })
+        .from(schema.jwks);
       const keys: JSONWebKeySet = {
         keys: rows.map((row) => ({ ...(JSON.parse(row.publicKey) as object), kid: row.id })),
       };
@@ -161,9 +178,8 @@ export class SessionVerifier {
   /** Session, user and membership in one indexed lookup, through a function whose plan the database keeps. */
   private async lookup(by: 'token' | 'id', key: string): Promise<SessionUser | undefined> {
     const [token, id] = by === 'token' ? [key, null] : [null, key];
-    const call = sql`select portal_session_lookup(${token}, ${id}) as found`;
-    // Both drivers answer `execute` with `{ rows }` (node-postgres and PGlite alike parse jsonb).
-    const { rows } = (await this.db.execute(call)) as unknown as { rows: { found: LookupJson | null }[] };
+    // Both drivers parse the jsonb it answers.
+    const rows = await this.database.query<{ found: LookupJson | null }>(SESSION_LOOKUP, [token, id]);
     const found = rows[0]?.found;
     if (!found) return undefined;
     const { member, organization, signInProviders, ...user } = found;
@@ -174,7 +190,10 @@ export class SessionVerifier {
       ),
       membership:
         member && organization
-          ? { member: rowFromJson(schema.member, member), organization: rowFromJson(schema.organization, organization) }
+          ? {
+              member: rowFromJson(schema.member, member),
+              organization: rowFromJson(schema.organization, organization),
+            }
           : undefined,
     };
   }

@@ -28,7 +28,7 @@ declare module 'fastify' {
 export const authenticatePlugin = fp(
   async (app) => {
     const { config, database, auth } = app;
-    const sessions = new SessionVerifier(database.db, auth.options.secret, config.publicUrl);
+    const sessions = new SessionVerifier(database, auth.options.secret, config.publicUrl);
     app.decorate('sessions', sessions);
     app.decorateRequest('sessionUser', undefined);
     app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -6,7 +6,10 @@
   const script = document.currentScript;
   const entry = script.getAttribute('data-entry');
   const modules = (script.getAttribute('data-modules') ?? '').split(' ').filter(Boolean);
+  let started = false;
   const load = () => {
+    if (started) return;
+    started = true;
     for (const href of modules) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
@@ -16,6 +19,18 @@
     }
     void import(entry);
   };
-  // A task after the next animation frame runs once that frame has been painted.
-  requestAnimationFrame(() => setTimeout(load, 0));
+
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    // The first contentful paint is reported once it is on screen (earlier ones are buffered).
+    new PerformanceObserver((entries, observer) => {
+      if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      load();
+    }).observe({ type: 'paint', buffered: true });
+    // A page that is not painted (a tab opened in the background) loads all the same.
+    setTimeout(load, 2000);
+  } else {
+    // A task after the next animation frame runs once that frame has been painted.
+    requestAnimationFrame(() => setTimeout(load, 0));
+  }
 })();

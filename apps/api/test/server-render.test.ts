@@ -83,7 +83,7 @@ describe('a server-rendered page', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toContain(
-      `<div id="root"><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
+      `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
         '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>',
     );
     expect(page.body).toContain('<title>Sign in &amp; &lt;more&gt; | Developer Portal</title>');

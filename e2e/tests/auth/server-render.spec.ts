@@ -52,6 +52,9 @@ test.describe('server-rendered pages', () => {
     await still.goto('/login');
     await expect(still.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
     await expect(still).toHaveTitle('Sign in | Developer Portal');
+    // Until its script takes it over the page takes no click or typing, which would be lost.
+    await expect(still.locator('#root')).toHaveAttribute('inert', '');
+    await expect(still.getByLabel('Email')).not.toBeEditable();
     await still.goto('/signup');
     await expect(
       still.getByText('Use your work address; personal email providers are not accepted.'),
@@ -70,6 +73,8 @@ test.describe('server-rendered pages', () => {
     // Taken over, the form works as before, up to the server's refusal.
     await page.goto('/login');
     await untilTakenOver(page);
+    await expect(page.locator('#root')).not.toHaveAttribute('inert');
+    await expect(page.getByLabel('Email')).toBeEditable();
     await page.getByLabel('Email').fill('nobody@acme.io');
     await page.getByLabel('Password', { exact: true }).fill('Wr0ng!Password');
     await page.getByRole('button', { name: 'Sign in' }).click();

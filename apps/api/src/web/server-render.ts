@@ -111,7 +111,8 @@ function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFile
       // The page arrives with the account and configuration: the preloaded calls would go unused.
       .replace(/\s*<link rel="preload" href="\/api\/[^"]*" as="fetch"[^>]*>/g, '')
       .replace('</head>', () => `${stylesheets.join('')}</head>`)
-      .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>${page.dataScript}`)
+      // Inert until the page's script has taken it over (apps/web/src/main.tsx).
+      .replace('<div id="root"></div>', () => `<div id="root" inert>${page.html}</div>${page.dataScript}`)
   );
 }
 

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useHydrated } from './hydration';
 
 /**
  * Dates as the portal shows them (§2: 'dd MMM yyyy' and 'HH:mm'), in the browser's time zone. The
@@ -17,20 +17,15 @@ const dayMonthYearInServerZone = new Intl.DateTimeFormat('en-US', {
 
 export type DisplayTimeZone = 'browser' | 'server-render';
 
-const neverChanges = () => () => undefined;
-
 /**
  * Where a page that may be server-rendered writes its dates: in UTC on the server and in the
- * browser's first render that takes the server's HTML over (both must write the same text), then in
- * the browser's own time zone.
+ * browser's render that takes the server's HTML over (both must write the same text), then in the
+ * browser's own time zone.
  */
 export function useDisplayTimeZone(): DisplayTimeZone {
-  return useSyncExternalStore(
-    neverChanges,
-    () => 'browser',
-    () => 'server-render',
-  );
+  return useHydrated() ? 'browser' : 'server-render';
 }
+
 const hoursMinutes = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',

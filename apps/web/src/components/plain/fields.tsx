@@ -1,5 +1,6 @@
 import { IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useHydrated } from '../../lib/hydration';
 import { useTranslation } from '../../lib/i18n';
 import { classNames } from './layout';
 import classes from './plain.module.css';
@@ -31,6 +32,9 @@ export function TextField({
 }: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
+  // On a server-rendered page the field takes no typing until its script has taken the page over:
+  // what was typed before would be on screen but not in the form's state.
+  const awaitingScript = !useHydrated();
   const descriptionId = description ? `${inputId}-description` : undefined;
   const errorId = error ? `${inputId}-error` : undefined;
   const describedBy = [descriptionId, errorId].filter(Boolean).join(' ');
@@ -55,6 +59,8 @@ export function TextField({
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
           {...input}
+          readOnly={awaitingScript || input.readOnly}
+          data-awaiting-script={awaitingScript || undefined}
         />
         {leftSection && <div className={classNames(classes.section, classes.leftSection)}>{leftSection}</div>}
         {rightSection && <div className={classes.section}>{rightSection}</div>}

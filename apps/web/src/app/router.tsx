@@ -1,4 +1,4 @@
-import { isValidElement, lazy, useState, type ComponentType } from 'react';
+import { lazy, useEffect, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
 import { SUPER_ADMIN_ACCESS, type RouteAccess } from '../lib/guard';
@@ -25,47 +25,14 @@ type RouteModule = { Component: ComponentType };
 
 const chunkReloads = browserChunkReloads();
 
-/** A page element whose code can be loaded ahead of its first render (see preloadRouteModules). */
-type PreloadablePage = ComponentType & { preload: () => Promise<unknown> };
-
-/**
- * A page whose code loads when it is first shown, reloading the page once if its chunk is gone. A
- * page whose code was loaded before it mounts renders at once instead of suspending: the browser
- * loads a server-rendered page's modules before taking it over, so it is taken over in one pass.
- */
+/** A page whose code loads when it is first shown, reloading the page once if its chunk is gone. */
 function lazyPage(name: string, load: () => Promise<RouteModule>) {
-  let loaded: ComponentType | undefined;
-  const loadPage = () =>
-    load().then((module) => {
-      loaded = module.Component;
-      return { default: module.Component };
-    });
+  const loadPage = () => load().then((module) => ({ default: module.Component }));
   // A server render reads its modules from its own build, which no release removes under it.
-  const loadOnce =
-    typeof window === 'undefined' ? loadPage : reloadOnceOnChunkFailure(loadPage, name, chunkReloads);
-  const Lazy = lazy(loadOnce);
-  const Page: PreloadablePage = Object.assign(
-    function Page() {
-      // Chosen once per mount, so a page shown through Lazy never remounts as the loaded component.
-      const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
-      return <Component />;
-    },
-    { preload: loadOnce },
+  const Page = lazy(
+    typeof window === 'undefined' ? loadPage : reloadOnceOnChunkFailure(loadPage, name, chunkReloads),
   );
   return <Page />;
-}
-
-const isPreloadable = (type: unknown): type is PreloadablePage =>
-  typeof type === 'function' && 'preload' in type && typeof type.preload === 'function';
-
-/** Loads the code of every page the address shows (its frame and itself), ahead of rendering them. */
-export function preloadRouteModules(pathname: string): Promise<unknown> {
-  const pages = (matchRoutes(routes, pathname) ?? []).map((match) => match.route.element);
-  return Promise.all(
-    pages.flatMap((element) =>
-      isValidElement(element) && isPreloadable(element.type) ? [element.type.preload()] : [],
-    ),
-  );
 }
 
 /**
@@ -81,7 +48,27 @@ function page(
   extra: Partial<RouteHandle> = {},
 ): RouteObject {
   const handle: RouteHandle = { access, title, ...extra };
-  return { path, handle, element: typeof route === 'function' ? lazyPage(path, route) : <route.Component /> };
+  const element = typeof route === 'function' ? lazyPage(path, route) : <route.Component />;
+  return {
+    path,
+    handle,
+    element: (
+      <>
+        {element}
+        <TakenOver />
+      </>
+    ),
+  };
+}
+
+/**
+ * A server-rendered page arrives inert (decision 026): a click or a keystroke before its script has
+ * taken it over would be lost, or typed into a field its form does not know of. Beside every page,
+ * inside the same Suspense boundary, so it is taken over with the page, and then lifts that.
+ */
+function TakenOver() {
+  useEffect(() => document.getElementById('root')?.removeAttribute('inert'), []);
+  return null;
 }
 
 /** Keeps the query: a failed Google sign-in comes back to / with error_description. */

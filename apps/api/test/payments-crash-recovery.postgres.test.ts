@@ -1,14 +1,16 @@
 import { describe, it } from 'vitest';
-import { paymentsSurviveSigkill } from './crash-recovery.ts';
+import { paymentsSurviveSigkill, paymentsSurviveSigkillWithEveryKind } from './crash-recovery.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 
 describe('card payments killed with SIGKILL, on PostgreSQL', () => {
   it('settles each charge the gateway made once after the restart, with a consistent balance', async () => {
-    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'portal_payments_crash');
-    try {
-      await paymentsSurviveSigkill(scratch.url);
-    } finally {
-      await scratch.drop();
-    }
+    await paymentsSurviveSigkillWithEveryKind(async () => {
+      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'portal_payments_crash');
+      try {
+        return await paymentsSurviveSigkill(scratch.url);
+      } finally {
+        await scratch.drop();
+      }
+    });
   }, 180_000);
 });

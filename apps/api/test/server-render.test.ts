@@ -86,7 +86,7 @@ describe('a server-rendered page', () => {
       `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
         '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>',
     );
-    expect(page.body).toContain('<title>Sign in &amp; &lt;more&gt; | Developer Portal</title>');
+    expect(page.body).toContain('<title>Sign in &#38; &#60;more&#62; | Developer Portal</title>');
     expect(page.body).not.toContain('Developer Portal</title>\n<title>');
     // The data is in the page: the calls the plain page preloads would go unused.
     expect(page.body).not.toContain('rel="preload" href="/api/');

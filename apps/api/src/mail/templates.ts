@@ -1,4 +1,5 @@
 import type { OutgoingMail } from './mailer.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 
 interface CodeMailInput {
   to: string;
@@ -6,10 +7,6 @@ interface CodeMailInput {
   code: string;
   link: string;
   expiresInMinutes: number;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function codeMail(

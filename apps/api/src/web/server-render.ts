@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RateLimiter } from '../auth/rate-limiter.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 import { signedInFrameFiles, type SignedInFrameFiles } from './spa-page.ts';
 
 /** An answer of the portal's own API, as the page being rendered would have received it. */
@@ -76,9 +77,6 @@ class SignedOutPages {
 
 /** Where the web build writes its server render: apps/web/dist-server beside apps/web/dist. */
 export const serverRenderDir = (webDist: string) => `${webDist}-server`;
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;

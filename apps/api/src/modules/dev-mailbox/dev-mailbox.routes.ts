@@ -2,10 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { devMailboxService } from './dev-mailbox.service.ts';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../http/escape-html.ts';
 
 /** The development outbox at /dev/mailbox: every stored mail, newest first. Never mounted in production. */
 export async function devMailboxRoutes(app: FastifyInstance) {

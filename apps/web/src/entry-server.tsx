@@ -13,8 +13,8 @@ import { t } from './lib/i18n';
  * The pages the portal server renders before any script runs (decision 026): where people arrive,
  * signed out and signed in. Every other page is rendered by the browser alone.
  */
-const SERVER_RENDERED_PAGES = ['/login', '/signup', '/apps/:sub'];
 const APPLICATION_LIST = '/apps/:sub';
+const SERVER_RENDERED_PAGES = ['/login', '/signup', APPLICATION_LIST];
 
 /** An answer of the portal's own API to the request being rendered, with its cookies. */
 export type ApiAnswer = { status: number; body: unknown };

@@ -81,7 +81,7 @@ export const serverRenderDir = (webDist: string) => `${webDist}-server`;
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 /** The page's scripts are loaded by this file of the web build once the page has painted. */
-export const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
+const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
 
 /**
  * The page's scripts, which the built page loads from its head, loaded after its first paint

@@ -116,6 +116,10 @@ export async function balanceMovements(db: Db, organizationId: string) {
 export async function sessionUserOf(db: Db, email: string): Promise<SessionUser> {
   const [row] = await db.select().from(schema.user).where(eq(schema.user.email, email));
   if (!row) throw new Error(`no user ${email}`);
+  const accounts = await db
+    .select({ providerId: schema.account.providerId })
+    .from(schema.account)
+    .where(eq(schema.account.userId, row.id));
   return {
     sessionId: '',
     userId: row.id,
@@ -123,6 +127,7 @@ export async function sessionUserOf(db: Db, email: string): Promise<SessionUser>
     name: row.name,
     emailVerified: true,
     twoFactorEnabled: row.twoFactorEnabled,
+    signInProviders: accounts.map((account) => account.providerId),
     twoFactorEnrolmentRequired: false,
     membership: undefined,
   };

@@ -28,8 +28,8 @@ interface LookupJson {
   name: string;
   emailVerified: boolean;
   twoFactorEnabled: boolean;
-  /** The user's sign-in providers, read only when the organisation requires a second factor the user lacks. */
-  signInProviders: string[] | null;
+  /** The providers the user can sign in with (better-auth's account rows). */
+  signInProviders: string[];
   member: Record<string, unknown> | null;
   organization: Record<string, unknown> | null;
 }
@@ -55,6 +55,8 @@ export interface SessionUser {
   emailVerified: boolean;
   /** The user has confirmed an authenticator app, so password and Google sign-ins ask for a code. */
   twoFactorEnabled: boolean;
+  /** The providers the user can sign in with, e.g. `credential` for a password (better-auth's account rows). */
+  signInProviders: string[];
   /**
    * The organisation requires a second factor, the user signs in with a password or Google and has
    * none yet: the session may only enrol one (and read the account, and sign out) until then.
@@ -182,12 +184,13 @@ export class SessionVerifier {
     const rows = await this.database.query<{ found: LookupJson | null }>(SESSION_LOOKUP, [token, id]);
     const found = rows[0]?.found;
     if (!found) return undefined;
-    const { member, organization, signInProviders, ...user } = found;
+    const { member, organization, ...user } = found;
     return {
       ...user,
-      twoFactorEnrolmentRequired: (signInProviders ?? []).some((provider) =>
-        SECOND_FACTOR_PROVIDER_IDS.includes(provider),
-      ),
+      twoFactorEnrolmentRequired:
+        organization?.require_two_factor === true &&
+        !user.twoFactorEnabled &&
+        user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)),
       membership:
         member && organization
           ? {

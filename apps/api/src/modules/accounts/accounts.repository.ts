@@ -24,12 +24,3 @@ export async function listTaxRates(executor: Executor) {
 export async function listFreeCreditTiers(executor: Executor) {
   return executor.select().from(schema.freeCreditTier).orderBy(schema.freeCreditTier.startCents);
 }
-
-/** The better-auth providers a user signs in with (`credential` for a password, `google`, …). */
-export async function signInProvidersOf(executor: Executor, userId: string): Promise<string[]> {
-  const rows = await executor
-    .select({ providerId: schema.account.providerId })
-    .from(schema.account)
-    .where(eq(schema.account.userId, userId));
-  return rows.map((row) => row.providerId);
-}

@@ -24,17 +24,12 @@ import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import {
   listFreeCreditTiers,
   listTaxRates,
-  signInProvidersOf,
   updateOrganization,
 } from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function toAccount(
-  user: SessionUser,
-  { member, organization: org }: Membership,
-  signInProviders: readonly string[],
-): Account {
+function toAccount(user: SessionUser, { member, organization: org }: Membership): Account {
   const roleIds = [member.roleId];
   return {
     email: org.email,
@@ -70,7 +65,7 @@ function toAccount(
     requireTwoFactor: org.requireTwoFactor,
     twoFactorEnabled: user.twoFactorEnabled,
     twoFactorEnrolmentRequired: user.twoFactorEnrolmentRequired,
-    hasPassword: signInProviders.includes(CREDENTIAL_PROVIDER_ID),
+    hasPassword: user.signInProviders.includes(CREDENTIAL_PROVIDER_ID),
   };
 }
 
@@ -108,9 +103,6 @@ export interface AccountsDeps {
 }
 
 export function accountsService({ db }: AccountsDeps) {
-  async function present(user: SessionUser, membership: Membership): Promise<Account> {
-    return toAccount(user, membership, await signInProvidersOf(db, user.userId));
-  }
 
   /** Fills the organisation, names its creator after the person in the form and starts the trial. */
   async function setUp(
@@ -144,7 +136,7 @@ export function accountsService({ db }: AccountsDeps) {
       if (!updatedOrganization || !updatedMember) throw new AppError('NOT_FOUND');
       return { member: updatedMember, organization: updatedOrganization };
     });
-    return present(user, completed);
+    return toAccount(user, completed);
   }
 
   async function updateBilling(
@@ -159,13 +151,13 @@ export function accountsService({ db }: AccountsDeps) {
     const { organization: name, ...billing } = input;
     const updated = await updateOrganization(db, organization.id, { name, ...billing });
     if (!updated) throw new AppError('NOT_FOUND');
-    return present(user, { member, organization: updated });
+    return toAccount(user, { member, organization: updated });
   }
 
   return {
     /** The caller's account; the first read of a new user creates their organisation (decision 001). */
     async me(user: SessionUser): Promise<Account> {
-      return present(user, await getMembership(db, user));
+      return toAccount(user, await getMembership(db, user));
     },
 
     /** An update body checked against the caller's form alone: 403, or that form's field errors. */
@@ -194,15 +186,14 @@ export function accountsService({ db }: AccountsDeps) {
       const { member, organization } = await requireMembership(db, user);
       if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
       if (input.requireTwoFactor && !user.twoFactorEnabled) {
-        const providers = await signInProvidersOf(db, user.userId);
-        if (providers.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)))
+        if (user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)))
           throw new AppError('OWN_TWO_FACTOR_REQUIRED');
       }
       const updated = await updateOrganization(db, organization.id, {
         requireTwoFactor: input.requireTwoFactor,
       });
       if (!updated) throw new AppError('NOT_FOUND');
-      return present(user, { member, organization: updated });
+      return toAccount(user, { member, organization: updated });
     },
 
     async taxRates(): Promise<TaxRates> {

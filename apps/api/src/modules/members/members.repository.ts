@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { ApplicationScope, ApplicationState, RoleId } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
 import type { Executor } from '../../db/client.ts';
-import { listPage } from '../../db/list-page.ts';
+import { listPage, type WithListTotal } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 const hasPassword = sql<boolean>`EXISTS (SELECT 1 FROM ${schema.account} WHERE ${schema.account.userId} = ${schema.member.userId} AND ${schema.account.providerId} = ${CREDENTIAL_PROVIDER_ID})`;
@@ -29,9 +29,9 @@ export type MemberRow = {
   hasPassword: boolean;
 };
 
-function membersQuery(executor: Executor, where: ReturnType<typeof and>) {
+function membersQuery(executor: Executor, where: ReturnType<typeof and>, listTotal?: SQL<number>) {
   return executor
-    .select(MEMBER_ROW)
+    .select({ ...MEMBER_ROW, ...(listTotal ? { listTotal } : {}) })
     .from(schema.member)
     .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
     .where(where);
@@ -40,10 +40,15 @@ function membersQuery(executor: Executor, where: ReturnType<typeof and>) {
 /** An organisation's members by display name (then id, so that equal names keep one order). */
 export async function listMembers(executor: Executor, organizationId: string, limit: number) {
   const inOrganization = eq(schema.member.organizationId, organizationId);
-  const page = membersQuery(executor, inOrganization)
-    .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
-    .limit(limit);
-  return listPage(executor, page as PromiseLike<MemberRow[]>, schema.member, inOrganization);
+  return listPage<MemberRow>(
+    executor,
+    schema.member,
+    inOrganization,
+    (listTotal) =>
+      membersQuery(executor, inOrganization, listTotal)
+        .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
+        .limit(limit) as PromiseLike<WithListTotal<MemberRow>[]>,
+  );
 }
 
 export async function findMember(

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
-import { listPage } from '../../db/list-page.ts';
+import { listPage, wholeRowsPage, type WithListTotal } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 /*
@@ -13,13 +13,16 @@ export type OrganizationRow = typeof schema.organization.$inferSelect;
 /** A page of every organisation, oldest first (so pages stay put as organisations are added), and the total. */
 export async function listOrganizations(executor: Executor, page: { number: number; size: number }) {
   const { organization } = schema;
-  const rows = executor
-    .select()
-    .from(organization)
-    .orderBy(asc(organization.createdAt), asc(organization.id))
-    .limit(page.size)
-    .offset((page.number - 1) * page.size);
-  return listPage(executor, rows, organization, undefined);
+  return listPage<OrganizationRow>(
+    executor,
+    organization,
+    undefined,
+    (listTotal) =>
+      wholeRowsPage(executor, organization, listTotal)
+        .orderBy(asc(organization.createdAt), asc(organization.id))
+        .limit(page.size)
+        .offset((page.number - 1) * page.size) as PromiseLike<WithListTotal<OrganizationRow>[]>,
+  );
 }
 
 export async function findOrganization(

@@ -319,6 +319,27 @@ describe('a portal served over https', () => {
     const overHttp = await app.inject({ method: 'GET', url: '/api/health' });
     expect(overHttp.headers['strict-transport-security']).toBeUndefined();
   });
+
+  it('sends the security headers on API answers, refusals and the signed-in check alike', async () => {
+    const cookie = await signedIn('headers@secure.io');
+    const answers = [
+      await secure.app.inject({ method: 'GET', url: '/api/health' }),
+      await secure.app.inject({ method: 'GET', url: '/api/v1/accounts/me', headers: { cookie } }),
+      await secure.app.inject({ method: 'GET', url: '/api/v1/accounts/me' }),
+      await secure.app.inject({ method: 'GET', url: '/api/v1/no-such-route' }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 401, 404]);
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+      expect(answer.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      expect(answer.headers['x-powered-by']).toBeUndefined();
+    }
+  });
 });
 
 describe('the development outbox', () => {

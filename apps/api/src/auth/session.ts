@@ -4,6 +4,7 @@ import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Database, NamedStatement } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
+import { SessionCache } from './session-cache.ts';
 import { SECOND_FACTOR_PROVIDER_IDS } from './two-factor.ts';
 
 type MemberRow = typeof schema.member.$inferSelect;
@@ -23,6 +24,8 @@ export interface Membership {
 /** What the lookup functions (migration 0005) answer: database column names in the nested rows. */
 interface LookupJson {
   sessionId: string;
+  /** When the session ends (an ISO timestamp). */
+  expiresAt: string;
   userId: string;
   email: string;
   name: string;
@@ -83,13 +86,27 @@ const SESSION_LOOKUP: NamedStatement = {
   text: 'select portal_session_lookup($1, $2) as found',
 };
 
+/** A session user no request can change: one answer serves every request of the session while kept. */
+function frozen(user: SessionUser): SessionUser {
+  if (user.membership) {
+    Object.freeze(user.membership.member);
+    Object.freeze(user.membership.organization);
+    Object.freeze(user.membership);
+  }
+  Object.freeze(user.signInProviders);
+  return Object.freeze(user);
+}
+
 /**
  * The session check every API request makes. better-auth's own getSession measured 100–270
  * requests/s here, so this verifies the signed session cookie (HMAC-SHA256, as better-auth signs
  * it) or the 1-hour bearer JWT locally, then makes one indexed lookup that also reads the caller's
- * membership, which every portal endpoint needs for its organisation scope.
+ * membership, which every portal endpoint needs for its organisation scope. The lookup's answers
+ * are kept in `cache` while the database reports no change to what they were read from.
  */
 export class SessionVerifier {
+  /** Subscribed to the database's session changes by the authenticate plugin once the server is ready. */
+  readonly cache = new SessionCache<SessionUser>();
   private readonly hmacKey: Buffer;
   private jwks: ReturnType<typeof createLocalJWKSet> | undefined;
   /**
@@ -177,27 +194,37 @@ export class SessionVerifier {
     return this.jwks;
   }
 
-  /** Session, user and membership in one indexed lookup, through a function whose plan the database keeps. */
-  private async lookup(by: 'token' | 'id', key: string): Promise<SessionUser | undefined> {
-    const [token, id] = by === 'token' ? [key, null] : [null, key];
-    // Both drivers parse the jsonb it answers.
-    const rows = await this.database.query<{ found: LookupJson | null }>(SESSION_LOOKUP, [token, id]);
-    const found = rows[0]?.found;
-    if (!found) return undefined;
-    const { member, organization, ...user } = found;
-    return {
-      ...user,
-      twoFactorEnrolmentRequired:
-        organization?.require_two_factor === true &&
-        !user.twoFactorEnabled &&
-        user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)),
-      membership:
-        member && organization
-          ? {
-              member: rowFromJson(schema.member, member),
-              organization: rowFromJson(schema.organization, organization),
-            }
-          : undefined,
-    };
+  /**
+   * Session, user and membership in one indexed lookup, through a function whose plan the database
+   * keeps; or the answer kept from an earlier one.
+   */
+  private lookup(by: 'token' | 'id', key: string): Promise<SessionUser | undefined> {
+    return this.cache.read(`${by}:${key}`, async () => {
+      const [token, id] = by === 'token' ? [key, null] : [null, key];
+      // Both drivers parse the jsonb it answers.
+      const rows = await this.database.query<{ found: LookupJson | null }>(SESSION_LOOKUP, [token, id]);
+      const found = rows[0]?.found;
+      return found
+        ? { value: frozen(sessionUserOf(found)), usableUntil: Date.parse(found.expiresAt) }
+        : undefined;
+    });
   }
+}
+
+function sessionUserOf(found: LookupJson): SessionUser {
+  const { member, organization, expiresAt: _expiresAt, ...user } = found;
+  return {
+    ...user,
+    twoFactorEnrolmentRequired:
+      organization?.require_two_factor === true &&
+      !user.twoFactorEnabled &&
+      user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)),
+    membership:
+      member && organization
+        ? {
+            member: rowFromJson(schema.member, member),
+            organization: rowFromJson(schema.organization, organization),
+          }
+        : undefined,
+  };
 }

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { pgliteSessionChanges, postgresSessionChanges, type SessionChangeFeed } from './session-changes.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -36,6 +37,8 @@ export interface Database {
    */
   query<Row>(statement: NamedStatement, values: unknown[]): Promise<Row[]>;
   kind: 'pglite' | 'postgres';
+  /** Reports every change to what the session lookup reads, for the API's kept session answers. */
+  sessionChanges: SessionChangeFeed;
   /** The raw PGlite instance when embedded (pg-boss and tests use it). */
   pglite?: PGlite;
   pool?: pg.Pool;
@@ -94,6 +97,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle connection the server ends (restart, failover, a dropped database) is discarded and
     // replaced on next use; without a listener node-postgres would crash the process instead.
     pool.on('error', () => undefined);
+    // Before the first connection, so that every connection reports its writes.
+    const sessionChanges = postgresSessionChanges(pool, options.databaseUrl);
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return {
@@ -101,6 +106,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       query: async <Row>({ name, text }: NamedStatement, values: unknown[]) =>
         (await pool.query({ name, text, values })).rows as Row[],
       kind: 'postgres',
+      sessionChanges,
       pool,
       close: () => pool.end(),
     };
@@ -120,6 +126,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       query: async <Row>({ text }: NamedStatement, values: unknown[]) =>
         (await pglite.query<Row>(text, values)).rows,
       kind: 'pglite',
+      sessionChanges: pgliteSessionChanges(pglite),
       pglite,
       close: async () => {
         await pglite.close();

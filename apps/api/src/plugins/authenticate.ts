@@ -30,6 +30,12 @@ export const authenticatePlugin = fp(
     const { config, database, auth } = app;
     const sessions = new SessionVerifier(database, auth.options.secret, config.publicUrl);
     app.decorate('sessions', sessions);
+    // Answers are kept only while the database reports every change to what they were read from.
+    let unsubscribe: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      unsubscribe = await database.sessionChanges.subscribe(sessions.cache);
+    });
+    app.addHook('onClose', async () => unsubscribe?.());
     app.decorateRequest('sessionUser', undefined);
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const sessionUser = await sessions.fromHeaders({

@@ -24,7 +24,10 @@ CREATE TRIGGER organization_change_notice AFTER INSERT OR UPDATE OR DELETE OR TR
 CREATE TRIGGER account_change_notice AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "account"
   FOR EACH STATEMENT EXECUTE FUNCTION portal_notify_session_change();
 --> statement-breakpoint
--- The lookup also answers when the session ends, so a kept answer is not used past it.
+-- The lookup also answers when the session ends, so a kept answer is not used past it, and the
+-- user's sign-in providers always, not only when the organisation requires a second factor the user
+-- lacks: GET /api/v1/accounts/me shows from them whether the member has a password, which saves that
+-- request a statement of its own.
 CREATE OR REPLACE FUNCTION portal_session_lookup(lookup_token text, lookup_id text) RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 DECLARE

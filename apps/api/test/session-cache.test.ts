@@ -3,14 +3,8 @@ import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Account } from '@portal/contracts';
 import * as schema from '../src/db/schema.ts';
-import {
-  expectApiError,
-  joinByInvitation,
-  jsonRequest,
-  setUpOrganization,
-  useTestApp,
-  type TestApp,
-} from './helper.ts';
+import { expectApiError, jsonRequest, setUpOrganization, useTestApp, type TestApp } from './helper.ts';
+import { databaseUrlOf, keptSessions } from './session-cache-support.ts';
 
 /**
  * The session check keeps the session lookup's answers (decision 027); these tests hold it to
@@ -19,38 +13,8 @@ import {
 const t: TestApp = useTestApp();
 let owner: string;
 
-const me = (cookie: string) => t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
-
-/** Session lookups the next `call` makes. */
-async function lookupsDuring(call: () => Promise<unknown>): Promise<number> {
-  const lookups = vi.spyOn(t.database, 'query');
-  try {
-    await call();
-    return lookups.mock.calls.length;
-  } finally {
-    lookups.mockRestore();
-  }
-}
-
-/**
- * Reads the account until an answer comes from the cache (on PostgreSQL the change feed goes live
- * once its listening connection is up), so that what follows tests a kept answer.
- */
-async function untilKept(cookie: string) {
-  const giveUpAt = Date.now() + 10_000;
-  for (;;) {
-    await me(cookie);
-    if ((await lookupsDuring(() => me(cookie))) === 0) return;
-    if (Date.now() > giveUpAt) throw new Error('the session check never kept an answer');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function memberOf(email: string) {
-  const member = await joinByInvitation(t.app, owner, email, 'portal.developer');
-  await untilKept(member.cookie);
-  return member;
-}
+const { me, lookupsDuring, untilKept, keptMember, userIdOf } = keptSessions(t);
+const memberOf = (email: string) => keptMember(owner, email);
 
 beforeAll(async () => {
   owner = await setUpOrganization(t.app, 'owner@cache.example.com');
@@ -142,15 +106,6 @@ describe('the kept session answers', () => {
   });
 });
 
-async function userIdOf(email: string): Promise<string> {
-  const [user] = await t.database.db
-    .select({ id: schema.user.id })
-    .from(schema.user)
-    .where(eq(schema.user.email, email));
-  if (!user) throw new Error(`no user ${email}`);
-  return user.id;
-}
-
 /** A write that passes neither the API nor its connection pool: PGlite directly, or a connection of its own. */
 async function writeFromAnotherConnection(text: string, values: unknown[]) {
   if (t.database.pglite) {
@@ -165,37 +120,3 @@ async function writeFromAnotherConnection(text: string, values: unknown[]) {
     await client.end();
   }
 }
-
-function databaseUrlOf(pool: pg.Pool): string {
-  return (pool as unknown as { options: { connectionString: string } }).options.connectionString;
-}
-
-describe('on PostgreSQL, a lost listening connection', () => {
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
-    'stops the keeping until it listens again, so no change in between is missed',
-    async () => {
-      const member = await memberOf('outage@cache.example.com');
-      const admin = new pg.Client({ connectionString: databaseUrlOf(t.database.pool!) });
-      await admin.connect();
-      try {
-        await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`,
-        );
-        // Until it is back, every check asks the database.
-        await expect
-          .poll(() => lookupsDuring(() => me(member.cookie)), { timeout: 5000, interval: 10 })
-          .toBe(1);
-        await untilKept(member.cookie);
-        await admin.query(`DELETE FROM "session" WHERE user_id = $1`, [
-          await userIdOf('outage@cache.example.com'),
-        ]);
-        await expect
-          .poll(async () => (await me(member.cookie)).statusCode, { timeout: 5000, interval: 10 })
-          .toBe(401);
-      } finally {
-        await admin.end();
-      }
-    },
-  );
-});

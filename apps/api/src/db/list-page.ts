@@ -1,4 +1,4 @@
-import { count, desc, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { count, desc, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 
@@ -20,11 +20,10 @@ export async function listPage<Row>(
   where: SQL | undefined,
   page: (listTotal: SQL<number>) => PromiseLike<WithListTotal<Row>[]>,
 ): Promise<{ rows: Row[]; total: number }> {
-  const countMatching = () => executor.select({ total: count() }).from(table).where(where);
-  const rowsWithTotal = await page(sql<number>`${countMatching()}`.mapWith(Number));
+  const rowsWithTotal = await page(listTotalOf(executor, table, where));
   const [first] = rowsWithTotal;
   if (!first) {
-    const [totalRow] = await countMatching();
+    const [totalRow] = await countMatching(executor, table, where);
     return { rows: [], total: totalRow?.total ?? 0 };
   }
   return {
@@ -33,8 +32,38 @@ export async function listPage<Row>(
   };
 }
 
+function countMatching(executor: Executor, table: PgTable, where: SQL | undefined) {
+  return executor.select({ total: count() }).from(table).where(where);
+}
+
+/** The `listTotal` column of a page's query: how many rows of `table` match `where`. */
+export function listTotalOf(executor: Executor, table: PgTable, where: SQL | undefined): SQL<number> {
+  return sql<number>`${countMatching(executor, table, where)}`.mapWith(Number);
+}
+
+const preparedQueries = new WeakMap<Executor, Map<string, unknown>>();
+
+/**
+ * A query `prepare` builds once per executor, under `name` (on PostgreSQL a statement each
+ * connection prepares once): the lists every signed-in page asks for spent a fifth of their CPU in
+ * Drizzle building the same SQL again. Its values come as placeholders when it runs.
+ */
+export function preparedOnce<Prepared>(
+  executor: Executor,
+  name: string,
+  prepare: (name: string) => Prepared,
+): Prepared {
+  let byName = preparedQueries.get(executor);
+  if (!byName) {
+    byName = new Map();
+    preparedQueries.set(executor, byName);
+  }
+  if (!byName.has(name)) byName.set(name, prepare(name));
+  return byName.get(name) as Prepared;
+}
+
 /** The newest rows of `table` matching `where` (ties broken by id), and how many match in all. */
-export function newestFirstPage<T extends PgTable & { createdAt: AnyPgColumn; id: AnyPgColumn }>(
+export function newestFirstPage<T extends NewestFirstTable>(
   executor: Executor,
   table: T,
   where: SQL | undefined,
@@ -44,12 +73,23 @@ export function newestFirstPage<T extends PgTable & { createdAt: AnyPgColumn; id
     executor,
     table,
     where,
-    (listTotal) =>
-      wholeRowsPage(executor, table, listTotal)
-        .where(where)
-        .orderBy(desc(table.createdAt), desc(table.id))
-        .limit(limit) as PromiseLike<WithListTotal<T['$inferSelect']>[]>,
+    () => newestFirstQuery(executor, table, where, limit) as PromiseLike<WithListTotal<T['$inferSelect']>[]>,
   );
+}
+
+type NewestFirstTable = PgTable & { createdAt: AnyPgColumn; id: AnyPgColumn };
+
+/** The query of a newest-first page with its total, for newestFirstPage or to prepare with placeholders. */
+export function newestFirstQuery<T extends NewestFirstTable>(
+  executor: Executor,
+  table: T,
+  where: SQL | undefined,
+  limit: number | Placeholder,
+) {
+  return wholeRowsPage(executor, table, listTotalOf(executor, table, where))
+    .where(where)
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(limit);
 }
 
 /**

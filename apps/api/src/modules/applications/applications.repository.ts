@@ -1,7 +1,13 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { ApplicationState, PlanKey, RegionKey } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { newestFirstPage } from '../../db/list-page.ts';
+import {
+  listPage,
+  newestFirstPage,
+  newestFirstQuery,
+  preparedOnce,
+  type WithListTotal,
+} from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 export type ApplicationRow = typeof schema.application.$inferSelect;
@@ -29,7 +35,22 @@ export async function listApplications(
   limit: number,
 ) {
   const where = visibleTo(organizationId, scope);
-  return newestFirstPage(executor, schema.application, where, limit);
+  if (scope) return newestFirstPage(executor, schema.application, where, limit);
+  // Members who see every application, most callers, get a query built once.
+  const page = preparedOnce(executor, 'portal_applications_page', (name) =>
+    newestFirstQuery(
+      executor,
+      schema.application,
+      eq(schema.application.organizationId, sql.placeholder('organizationId')),
+      sql.placeholder('limit'),
+    ).prepare(name),
+  );
+  return listPage<ApplicationRow>(
+    executor,
+    schema.application,
+    where,
+    () => page.execute({ organizationId, limit }) as Promise<WithListTotal<ApplicationRow>[]>,
+  );
 }
 
 export async function findApplication(

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { ApplicationScope, ApplicationState, RoleId } from '@portal/contracts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
 import type { Executor } from '../../db/client.ts';
-import { listPage, type WithListTotal } from '../../db/list-page.ts';
+import { listPage, listTotalOf, preparedOnce, type WithListTotal } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 const hasPassword = sql<boolean>`EXISTS (SELECT 1 FROM ${schema.account} WHERE ${schema.account.userId} = ${schema.member.userId} AND ${schema.account.providerId} = ${CREDENTIAL_PROVIDER_ID})`;
@@ -39,15 +39,19 @@ function membersQuery(executor: Executor, where: ReturnType<typeof and>, listTot
 
 /** An organisation's members by display name (then id, so that equal names keep one order). */
 export async function listMembers(executor: Executor, organizationId: string, limit: number) {
+  const page = preparedOnce(executor, 'portal_members_page', (name) => {
+    const inOrganization = eq(schema.member.organizationId, sql.placeholder('organizationId'));
+    return membersQuery(executor, inOrganization, listTotalOf(executor, schema.member, inOrganization))
+      .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(name);
+  });
   const inOrganization = eq(schema.member.organizationId, organizationId);
   return listPage<MemberRow>(
     executor,
     schema.member,
     inOrganization,
-    (listTotal) =>
-      membersQuery(executor, inOrganization, listTotal)
-        .orderBy(asc(sql`lower(${schema.member.displayName})`), asc(schema.member.id))
-        .limit(limit) as PromiseLike<WithListTotal<MemberRow>[]>,
+    () => page.execute({ organizationId, limit }) as Promise<WithListTotal<MemberRow>[]>,
   );
 }
 

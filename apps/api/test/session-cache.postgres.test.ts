@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setUpOrganization, useTestApp, type TestApp } from './helper.ts';
 import { databaseUrlOf, keptSessions } from './session-cache-support.ts';
@@ -36,5 +37,14 @@ describe('the kept session answers on PostgreSQL, when the listening connection 
     } finally {
       await admin.end();
     }
+  });
+
+  it("are kept through this server's writes to other tables, such as the job queue's", async () => {
+    const member = await keptMember(owner, 'unrelated@outage.example.com');
+    await t.database.pool!.query(`UPDATE "tax_rate" SET rate_percent = rate_percent`);
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE "application" SET name = name WHERE false`);
+    });
+    expect(await lookupsDuring(() => me(member.cookie))).toBe(0);
   });
 });

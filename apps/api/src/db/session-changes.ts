@@ -41,24 +41,52 @@ export function pgliteSessionChanges(pglite: PGlite): SessionChangeFeed {
   };
 }
 
-/** A plain read, which changes nothing the session lookup reads. */
+/** A plain read, which changes nothing the session lookup reads (no function of the portal writes from a select). */
 const READ_STATEMENT = /^\s*select\b/i;
+/**
+ * A statement naming a table the session lookup reads (quoted, as Drizzle writes them, or bare).
+ * Those tables' foreign keys point only at one another, so no cascade from another table reaches
+ * them.
+ */
+const NAMES_SESSION_TABLE = /(?:^|\W)"?(?:session|user|member|organization|account)"?(?!\w)/i;
+/** The start of a transaction. */
+const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
+/** The end of a transaction (not a rollback to a savepoint, after which the transaction goes on). */
+const TRANSACTION_END = /^\s*(?:commit|end|rollback|abort)\s*;?\s*$/i;
 
 /**
- * Makes every statement of a pooled connection but a plain read report, once it has finished,
- * that the session lookup's answers may have changed. PostgreSQL's notices reach this server on
- * another connection, so one of its own writes could otherwise be answered, and the writer's next
- * request arrive, before the notice does; reporting on completion too closes that gap for this
- * server's writes. Statements of other servers rely on the notices alone.
+ * Whether a statement of this server, once finished, may have changed the session lookup's answers:
+ * a write to one of its tables, or the end of a transaction in which there was one (`wrote`: a
+ * statement since the transaction began wrote one); and whether there has been one since.
+ */
+export function sessionChangeBy(text: string, wrote: boolean): { reports: boolean; wrote: boolean } {
+  if (READ_STATEMENT.test(text)) return { reports: false, wrote };
+  if (TRANSACTION_START.test(text)) return { reports: false, wrote: false };
+  if (TRANSACTION_END.test(text)) return { reports: wrote, wrote: false };
+  const writesSessionTable = NAMES_SESSION_TABLE.test(text);
+  return { reports: writesSessionTable, wrote: wrote || writesSessionTable };
+}
+
+/**
+ * Makes the statements of a pooled connection that may change the session lookup's answers report
+ * so once they have finished: a write to one of its tables, and the end of a transaction that made
+ * one (a read between the two must not keep what the commit then changes). PostgreSQL's notices
+ * reach this server on another connection, so one of its own writes could otherwise be answered,
+ * and the writer's next request arrive, before the notice does. Other statements (the job queue's
+ * polling among them) report nothing, so they leave the kept answers be. Statements of other
+ * servers rely on the notices alone.
  */
 function reportWritesOf(client: pg.PoolClient, changed: () => void) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let wrote = false;
   const reportingQuery = (...args: unknown[]) => {
     const [statement] = args;
     const text =
       typeof statement === 'string' ? statement : (statement as { text?: unknown } | undefined)?.text;
-    if (typeof text === 'string' && READ_STATEMENT.test(text)) return query(...args);
-    changed();
+    // A statement given some other way (none of the portal's) is taken as a change.
+    const change = typeof text === 'string' ? sessionChangeBy(text, wrote) : { reports: true, wrote };
+    wrote = change.wrote;
+    if (!change.reports) return query(...args);
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback === 'function') {

@@ -20,7 +20,7 @@ export interface SessionCacheLimits {
   maxAgeMs: number;
 }
 
-export const SESSION_CACHE_LIMITS: SessionCacheLimits = { maxEntries: 5000, maxAgeMs: 30_000 };
+const SESSION_CACHE_LIMITS: SessionCacheLimits = { maxEntries: 5000, maxAgeMs: 30_000 };
 
 /**
  * The session lookup's answers, kept in memory so a signed-in request need not ask the database

@@ -2,7 +2,7 @@ import { eq, getTableColumns, isTable, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client.ts';
-import { listPage, newestFirstPage, wholeRowsPage, type WithListTotal } from './list-page.ts';
+import { listPage, listTotalOf, newestFirstPage, wholeRowsPage, type WithListTotal } from './list-page.ts';
 import * as schema from './schema.ts';
 
 type OrganizationRow = typeof schema.organization.$inferSelect;
@@ -110,8 +110,12 @@ describe('the embedded database (PGlite)', () => {
       database.db,
       schema.organization,
       undefined,
-      (listTotal) =>
-        wholeRowsPage(database.db, schema.organization, listTotal)
+      () =>
+        wholeRowsPage(
+          database.db,
+          schema.organization,
+          listTotalOf(database.db, schema.organization, undefined),
+        )
           .orderBy(schema.organization.id)
           .limit(10)
           .offset(10) as PromiseLike<WithListTotal<OrganizationRow>[]>,

@@ -7,20 +7,20 @@ export type WithListTotal<Row> = Row & { listTotal: number };
 
 /**
  * A list answer: the page of rows a query reads, and how many rows of `table` match `where` in all,
- * in one statement. `page` builds the page's query with `listTotal` among its columns: a subquery
- * that does not refer to the page's rows, so PostgreSQL runs it once per statement and the page
- * keeps its own plan (an index walk that stops at the limit). One statement instead of two saves a
- * round trip on PostgreSQL and most of a statement's cost on PGlite. The page's query must filter
- * by the same `where`. Only an empty page (nothing matches, or an offset past the end) carries no
- * total; the count is read on its own then.
+ * in one statement. `page` runs the page's query with `listTotalOf(…)` among its columns as
+ * `listTotal`: a subquery that does not refer to the page's rows, so PostgreSQL runs it once per
+ * statement and the page keeps its own plan (an index walk that stops at the limit). One statement
+ * instead of two saves a round trip on PostgreSQL and most of a statement's cost on PGlite. The
+ * page's query must filter by the same `where`. Only an empty page (nothing matches, or an offset
+ * past the end) carries no total; the count is read on its own then.
  */
 export async function listPage<Row>(
   executor: Executor,
   table: PgTable,
   where: SQL | undefined,
-  page: (listTotal: SQL<number>) => PromiseLike<WithListTotal<Row>[]>,
+  page: () => PromiseLike<WithListTotal<Row>[]>,
 ): Promise<{ rows: Row[]; total: number }> {
-  const rowsWithTotal = await page(listTotalOf(executor, table, where));
+  const rowsWithTotal = await page();
   const [first] = rowsWithTotal;
   if (!first) {
     const [totalRow] = await countMatching(executor, table, where);

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
-import { listPage, wholeRowsPage, type WithListTotal } from '../../db/list-page.ts';
+import { listPage, listTotalOf, wholeRowsPage, type WithListTotal } from '../../db/list-page.ts';
 import * as schema from '../../db/schema.ts';
 
 /*
@@ -17,8 +17,8 @@ export async function listOrganizations(executor: Executor, page: { number: numb
     executor,
     organization,
     undefined,
-    (listTotal) =>
-      wholeRowsPage(executor, organization, listTotal)
+    () =>
+      wholeRowsPage(executor, organization, listTotalOf(executor, organization, undefined))
         .orderBy(asc(organization.createdAt), asc(organization.id))
         .limit(page.size)
         .offset((page.number - 1) * page.size) as PromiseLike<WithListTotal<OrganizationRow>[]>,

@@ -5,7 +5,7 @@ import type { Database, NamedStatement } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import { SESSION_COOKIE_NAME } from './auth.ts';
 import { SessionCache } from './session-cache.ts';
-import { SECOND_FACTOR_PROVIDER_IDS } from './two-factor.ts';
+import { mustEnrolWhenRequired } from './two-factor.ts';
 
 type MemberRow = typeof schema.member.$inferSelect;
 type OrganizationRow = typeof schema.organization.$inferSelect;
@@ -215,10 +215,7 @@ function sessionUserOf(found: LookupJson): SessionUser {
   const { member, organization, expiresAt: _expiresAt, ...user } = found;
   return {
     ...user,
-    twoFactorEnrolmentRequired:
-      organization?.require_two_factor === true &&
-      !user.twoFactorEnabled &&
-      user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)),
+    twoFactorEnrolmentRequired: organization?.require_two_factor === true && mustEnrolWhenRequired(user),
     membership:
       member && organization
         ? {

@@ -29,6 +29,17 @@ export const BACKUP_CODE_COUNT = 10;
  */
 export const SECOND_FACTOR_PROVIDER_IDS: readonly string[] = ['credential', 'google'];
 
+/** Whether the user would have to enrol a second factor were their organisation to require one. */
+export function mustEnrolWhenRequired(user: {
+  twoFactorEnabled: boolean;
+  signInProviders: readonly string[];
+}) {
+  return (
+    !user.twoFactorEnabled &&
+    user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider))
+  );
+}
+
 /** The sign-ins whose session is deleted again, for a challenge, when the user has a second factor. */
 const GATED_SIGN_IN_PATHS = new Set(['/sign-in/email', '/callback/:id']);
 

@@ -15,17 +15,13 @@ import {
 import type { z } from 'zod';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
-import { SECOND_FACTOR_PROVIDER_IDS } from '../../auth/two-factor.ts';
+import { mustEnrolWhenRequired } from '../../auth/two-factor.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership, requireMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
-import {
-  listFreeCreditTiers,
-  listTaxRates,
-  updateOrganization,
-} from './accounts.repository.ts';
+import { listFreeCreditTiers, listTaxRates, updateOrganization } from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -103,7 +99,6 @@ export interface AccountsDeps {
 }
 
 export function accountsService({ db }: AccountsDeps) {
-
   /** Fills the organisation, names its creator after the person in the form and starts the trial. */
   async function setUp(
     user: SessionUser,
@@ -185,10 +180,8 @@ export function accountsService({ db }: AccountsDeps) {
     async updateSecurity(user: SessionUser, input: OrganizationSecurityRequest): Promise<Account> {
       const { member, organization } = await requireMembership(db, user);
       if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
-      if (input.requireTwoFactor && !user.twoFactorEnabled) {
-        if (user.signInProviders.some((provider) => SECOND_FACTOR_PROVIDER_IDS.includes(provider)))
-          throw new AppError('OWN_TWO_FACTOR_REQUIRED');
-      }
+      if (input.requireTwoFactor && mustEnrolWhenRequired(user))
+        throw new AppError('OWN_TWO_FACTOR_REQUIRED');
       const updated = await updateOrganization(db, organization.id, {
         requireTwoFactor: input.requireTwoFactor,
       });

@@ -57,6 +57,12 @@ export const CONTRACT_TYPES = ['payg', 'flat_rate'] as const;
 export type ContractType = (typeof CONTRACT_TYPES)[number];
 
 export const ACCOUNT_STATUSES = ['active', 'inactive'] as const;
+/**
+ * Why an account is inactive: `billing` (a charge or invoice left unpaid), which a payment or a new
+ * card undoes, or `operator` (suspended by the portal's operators), which only an operator undoes.
+ */
+export const INACTIVE_REASONS = ['billing', 'operator'] as const;
+export type InactiveReason = (typeof INACTIVE_REASONS)[number];
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** Value of the single "no state" option offered for countries without subdivisions. */

@@ -3,6 +3,7 @@ import {
   APPLICATION_STATES,
   CARD_TYPES,
   CONTRACT_TYPES,
+  INACTIVE_REASONS,
   INVITATION_STATUSES,
   INVOICE_TYPES,
   PAYMENT_PROVIDERS,
@@ -174,6 +175,8 @@ export const organization = pgTable(
     email: text('email').notNull(),
     contractType: text('contract_type', { enum: CONTRACT_TYPES }).notNull().default('payg'),
     accountStatus: text('account_status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
+    /** Why the account is inactive (set exactly when it is): what may make it active again. */
+    inactiveReason: text('inactive_reason', { enum: INACTIVE_REASONS }),
     isFilled: boolean('is_filled').notNull().default(false),
     trialEndAt: timestamp('trial_end_at', { withTimezone: true }),
     memberLimit: integer('member_limit').notNull().default(10),
@@ -227,7 +230,13 @@ export const organization = pgTable(
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [uniqueIndex('organization_sso_domain_idx').on(sql`lower(${t.ssoDomain})`)],
+  (t) => [
+    uniqueIndex('organization_sso_domain_idx').on(sql`lower(${t.ssoDomain})`),
+    check(
+      'organization_inactive_reason_check',
+      sql`(${t.accountStatus} = 'inactive') = (${t.inactiveReason} IS NOT NULL)`,
+    ),
+  ],
 );
 
 export const member = pgTable(
@@ -343,14 +352,31 @@ export const ssoProvider = pgTable('sso_provider', {
   ...timestamps,
 });
 
-/** An email domain an organisation owns for SSO: at most one organisation owns each. */
+/**
+ * An email domain an organisation lists for SSO. It is pending until the organisation proves it owns
+ * it (a DNS TXT record holding the token); then it is verified, and no other organisation may verify
+ * it. Pending claims block nobody: several organisations may list the same domain while none proves it.
+ */
 export const ssoEmailDomain = pgTable(
   'sso_email_domain',
   {
-    domain: text('domain').primaryKey(),
     organizationId: organizationIdColumn(),
+    domain: text('domain').notNull(),
+    /** The value of the TXT record `portal-verification=<token>` at `_portal-challenge.<domain>`. */
+    verificationToken: text('verification_token').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** When DNS was last asked, and what it answered when the record was not found. */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    checkError: text('check_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('sso_email_domain_organization_id_idx').on(t.organizationId)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.domain] }),
+    uniqueIndex('sso_email_domain_verified_idx')
+      .on(t.domain)
+      .where(sql`${t.verifiedAt} IS NOT NULL`),
+    index('sso_email_domain_domain_idx').on(t.domain),
+  ],
 );
 
 /** The applications a member made at their first SSO sign-in may see, when not all of them. */
@@ -579,5 +605,31 @@ export const applicationUsage = pgTable(
     primaryKey({ columns: [t.applicationId, t.billingCycle] }),
     index('application_usage_organization_cycle_idx').on(t.organizationId, t.billingCycle),
     check('application_usage_mau_check', sql`${t.mau} >= 0`),
+  ],
+);
+
+export const CARD_ATTEMPT_PURPOSES = ['card', 'topup', 'invoice'] as const;
+export const CARD_ATTEMPT_OUTCOMES = ['pending', 'succeeded', 'declined'] as const;
+
+/**
+ * One use of a card (saving it, a top-up, paying an invoice), counted against the card-attempt limits
+ * per organisation, member and IP address: written pending before the gateway is asked, so attempts
+ * made at once are counted too, and settled with the gateway's answer.
+ */
+export const cardAttempt = pgTable(
+  'card_attempt',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: organizationIdColumn(),
+    memberId: text('member_id'),
+    ip: text('ip').notNull(),
+    purpose: text('purpose', { enum: CARD_ATTEMPT_PURPOSES }).notNull(),
+    outcome: text('outcome', { enum: CARD_ATTEMPT_OUTCOMES }).notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('card_attempt_organization_idx').on(t.organizationId, t.createdAt),
+    index('card_attempt_member_idx').on(t.memberId, t.createdAt),
+    index('card_attempt_ip_idx').on(t.ip, t.createdAt),
   ],
 );

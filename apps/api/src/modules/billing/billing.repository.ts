@@ -385,7 +385,12 @@ export async function markAccountInactive(
   const { organization } = schema;
   const rows = await executor
     .update(organization)
-    .set({ accountStatus: 'inactive', inactiveNoticeTransactionId: noticeOwedFor, updatedAt: new Date() })
+    .set({
+      accountStatus: 'inactive',
+      inactiveReason: 'billing',
+      inactiveNoticeTransactionId: noticeOwedFor,
+      updatedAt: new Date(),
+    })
     .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'active')))
     .returning({ id: organization.id });
   return rows.length > 0;
@@ -494,7 +499,7 @@ export async function markAccountActive(executor: Executor, organizationId: stri
   const { organization } = schema;
   const rows = await executor
     .update(organization)
-    .set({ accountStatus: 'active', inactiveNoticeTransactionId: null, updatedAt: new Date() })
+    .set({ accountStatus: 'active', inactiveReason: null, inactiveNoticeTransactionId: null, updatedAt: new Date() })
     .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'inactive')))
     .returning({ id: organization.id });
   return rows.length > 0;

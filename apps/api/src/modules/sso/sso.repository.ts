@@ -70,7 +70,9 @@ export async function domainsOwnedElsewhere(executor: Executor, organizationId: 
 export async function replaceEmailDomains(executor: Executor, organizationId: string, domains: readonly string[]) {
   await executor.delete(schema.ssoEmailDomain).where(eq(schema.ssoEmailDomain.organizationId, organizationId));
   if (domains.length > 0)
-    await executor.insert(schema.ssoEmailDomain).values(domains.map((domain) => ({ domain, organizationId })));
+    await executor.insert(schema.ssoEmailDomain).values(
+      domains.map((domain) => ({ domain, organizationId, verificationToken: crypto.randomUUID().replaceAll('-', '') })),
+    );
 }
 
 /** The default applications of new SSO members, with their names (for the page). */

@@ -57,6 +57,13 @@ export const ERROR_DEFINITIONS = {
   SSO_DOMAIN_TAKEN: { status: 409, message: 'sso.error.domainTaken' },
   SSO_EMAIL_DOMAIN_TAKEN: { status: 409, message: 'sso.error.emailDomainTaken' },
   SSO_EMAIL_DOMAIN_FREE_MAIL: { status: 400, message: 'sso.error.emailDomainFreeMail' },
+  SSO_EMAIL_DOMAIN_NOT_FOUND: { status: 404, message: 'sso.error.emailDomainNotFound' },
+  /**
+   * The one answer an SSO sign-in ends with when the person may not be signed in here for a reason
+   * that is not this organisation's own rule (a member elsewhere, an unverified address, an existing
+   * user who was not invited): it tells the identity provider's side nothing about the person.
+   */
+  SSO_SIGN_IN_REFUSED: { status: 403, message: 'sso.error.signInRefused' },
   SSO_CONNECTION_FAILED: { status: 422, message: 'sso.error.connectionFailed' },
   SSO_APPLICATION_NOT_FOUND: { status: 400, message: 'sso.error.defaultApplicationNotFound' },
   USER_LIMIT_REACHED: { status: 403, message: 'sso.error.userLimitReached' },

@@ -78,6 +78,9 @@ export const messages = {
   'sso.error.domainTaken': 'Another organization already uses this SSO domain.',
   'sso.error.emailDomainTaken': 'Another organization already owns one of these email domains.',
   'sso.error.emailDomainFreeMail': 'Personal email domains such as gmail.com cannot be owned by an organization.',
+  'sso.error.emailDomainNotFound': 'This email domain is not listed under single sign-on.',
+  'sso.error.signInRefused':
+    'Single sign-on could not sign you in to this organization. Ask your administrator to invite you.',
   'sso.error.connectionFailed': 'The identity provider could not be reached or its answer was not valid.',
   'sso.error.defaultApplicationNotFound': 'One of the chosen applications does not exist in this organization.',
   'validation.sso.issuer': 'Please enter the issuer URL of your identity provider.',

@@ -133,6 +133,48 @@ export const SsoSettingsRequestSchema = z.object({
 });
 export type SsoSettingsRequest = z.infer<typeof SsoSettingsRequestSchema>;
 
+/**
+ * An email domain listed under Single sign-on is pending until the organisation proves it owns it:
+ * a DNS TXT record `portal-verification=<token>` at `_portal-challenge.<domain>`. Only verified
+ * domains (and the allow-list) make just-in-time members; once one organisation has verified a
+ * domain, no other may list it.
+ */
+export const SSO_EMAIL_DOMAIN_STATUSES = ['pending', 'verified'] as const;
+export type SsoEmailDomainStatus = (typeof SSO_EMAIL_DOMAIN_STATUSES)[number];
+
+/** Why the last check left a domain pending. */
+export const SSO_DOMAIN_CHECK_ERRORS = [
+  /** No TXT record at the challenge name (or the name does not exist). */
+  'record_not_found',
+  /** TXT records exist there, but none holds this organisation's token. */
+  'record_mismatch',
+  /** Another organisation verified the domain first: it stays with them. */
+  'verified_elsewhere',
+  /** DNS did not answer (time-out, server failure): try again later. */
+  'dns_unavailable',
+] as const;
+export type SsoDomainCheckError = (typeof SSO_DOMAIN_CHECK_ERRORS)[number];
+
+/** The host name under the domain that holds the proof of ownership. */
+export const SSO_DOMAIN_CHALLENGE_PREFIX = '_portal-challenge';
+/** The TXT record's value is this prefix and the domain's token. */
+export const SSO_DOMAIN_RECORD_VALUE_PREFIX = 'portal-verification=';
+
+export const SsoEmailDomainSchema = z.object({
+  domain: z.string(),
+  status: z.enum(SSO_EMAIL_DOMAIN_STATUSES),
+  /** The TXT record to add to the domain's DNS: its full name and its value. */
+  record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+  verifiedAt: z.string().nullable(),
+  /** When DNS was last asked (by Verify or the scheduled re-check). */
+  checkedAt: z.string().nullable(),
+  checkError: z.enum(SSO_DOMAIN_CHECK_ERRORS).nullable(),
+});
+export type SsoEmailDomain = z.infer<typeof SsoEmailDomainSchema>;
+
+/** POST /api/v1/sso/email-domains/:domain/verify: the domain as typed in the settings. */
+export const SsoEmailDomainParamsSchema = z.object({ domain: emailDomainField });
+
 /** GET /api/v1/sso (and the answer of every change): the page's whole state. */
 export const SsoSettingsSchema = z.object({
   /** The portal's id of this organisation's identity provider, part of the URLs below. */
@@ -146,7 +188,7 @@ export const SsoSettingsSchema = z.object({
   }),
   connection: SsoConnectionSchema.nullable(),
   domain: z.string().nullable(),
-  emailDomains: z.array(z.string()),
+  emailDomains: z.array(SsoEmailDomainSchema),
   allowedEmails: z.array(z.string()),
   defaultRoleId: z.enum(ROLE_IDS),
   defaultApplicationScopes: z.array(z.object({ id: z.string(), name: z.string() })).nullable(),

@@ -234,7 +234,7 @@ describe('billing update (PUT /api/v1/accounts after setup)', () => {
     const { organizationId } = await getMe(cookie);
     await testApp.database.db
       .update(schema.organization)
-      .set({ accountStatus: 'inactive' })
+      .set({ accountStatus: 'inactive', inactiveReason: 'billing' })
       .where(eq(schema.organization.id, organizationId));
     expectApiError(await putAccount(cookie, BILLING), 403, 'FORBIDDEN');
   });

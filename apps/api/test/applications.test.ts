@@ -363,7 +363,7 @@ describe('applications', () => {
       const cookie = await setUpOrganization(t.app, 'inactive@limits.example.com');
       await t.database.db
         .update(schema.organization)
-        .set({ accountStatus: 'inactive' })
+        .set({ accountStatus: 'inactive', inactiveReason: 'billing' })
         .where(eq(schema.organization.id, await organizationIdOf(cookie)));
       const response = await t.app.inject(jsonRequest('POST', BASE, { name: 'Nope', plan: 'basic', region: 'EU' }, cookie));
       expectApiError(response, 403, 'ACCOUNT_INACTIVE');

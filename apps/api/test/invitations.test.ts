@@ -233,7 +233,7 @@ describe('invitation limits', () => {
     const owner = await setUpOrganization(t.app, 'owner@closed.example.com');
     const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, owner));
     const { organizationId } = me.json() as { organizationId: string };
-    await t.database.db.update(schema.organization).set({ accountStatus: 'inactive' }).where(eq(schema.organization.id, organizationId));
+    await t.database.db.update(schema.organization).set({ accountStatus: 'inactive', inactiveReason: 'operator' }).where(eq(schema.organization.id, organizationId));
     expectApiError(await invite(t.app, owner, ['x@closed.example.com'], 'portal.analyst'), 403, 'ACCOUNT_INACTIVE');
     await t.database.db
       .update(schema.organization)

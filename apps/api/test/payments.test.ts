@@ -564,7 +564,7 @@ async function addCardWithoutPaying(owner: Owner): Promise<PaymentProfile> {
   const added = await addCard(owner, CARDS.visa);
   await t.database.db
     .update(schema.organization)
-    .set({ accountStatus: 'inactive' })
+    .set({ accountStatus: 'inactive', inactiveReason: 'billing' })
     .where(eq(schema.organization.id, owner.organizationId));
   return added.json() as PaymentProfile;
 }
@@ -620,12 +620,12 @@ describe("writes named with another organisation's id change nothing", () => {
   });
 });
 
-describe('a card added to an account an operator set inactive, owing nothing', () => {
+describe('a card added to an account inactive for billing, owing nothing', () => {
   it('reactivates the account at once', async () => {
     const owner = await newOwner('inactive-owing-nothing');
     await t.database.db
       .update(schema.organization)
-      .set({ accountStatus: 'inactive' })
+      .set({ accountStatus: 'inactive', inactiveReason: 'billing' })
       .where(eq(schema.organization.id, owner.organizationId));
     const added = await addCard(owner, CARDS.visa);
     expect(added.statusCode, added.body).toBe(201);

@@ -14,11 +14,54 @@ export function isValidEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
 }
 
-/** True when the address belongs to one of the free-mail providers (gmail.com, yahoo.co.uk, …). */
+/** A domain as the free-mail rule compares it: trimmed, lower case, without the trailing dot of a full name. */
+function normalizeDomain(domain: string): string {
+  return domain.trim().toLowerCase().replace(/\.+$/, '');
+}
+
+/** The part of an address after its last `@`, normalised; '' when there is none. */
+export function emailDomainOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at === -1 ? '' : normalizeDomain(email.slice(at + 1));
+}
+
+/**
+ * True when the domain or one of its parent domains passes the test: mail.gmail.com tries
+ * mail.gmail.com, gmail.com and com. The one way every free-mail check reads a domain (§5 "ending
+ * in a free-mail domain"), whether the test is the spec's seven providers or a full list.
+ */
+export function domainOrParentMatches(domain: string, test: (candidate: string) => boolean): boolean {
+  const labels = normalizeDomain(domain).split('.');
+  return labels.some((_, index) => test(labels.slice(index).join('.')));
+}
+
+/** Second levels under a country code where providers register beside their .com: yahoo.co.jp, hotmail.com.br. */
+const COUNTRY_SECOND_LEVELS: ReadonlySet<string> = new Set(['co', 'com', 'ne', 'net', 'or', 'org']);
+
+/**
+ * A provider's own domain: one of the spec's seven names directly under a top-level domain
+ * (gmail.com, yahoo.fr) or under a country's second level (yahoo.co.jp). outlook.acme.com is not:
+ * there `outlook` is a company's subdomain.
+ */
+function isNamedProviderDomain(candidate: string): boolean {
+  const [name = '', ...suffix] = candidate.split('.');
+  if (!(FREE_MAIL_DOMAINS as readonly string[]).includes(name)) return false;
+  const [first = '', second = ''] = suffix;
+  return suffix.length === 1 || (suffix.length === 2 && COUNTRY_SECOND_LEVELS.has(first) && second.length === 2);
+}
+
+/**
+ * True when the domain ends in a domain of the spec's seven free-mail providers (§5). Only these
+ * seven travel with the sign-up form for instant feedback; the server refuses them and the
+ * maintained list of every other free-mail domain (apps/api/src/auth/free-mail.ts, decision 032).
+ */
+export function isNamedFreeMailDomain(domain: string): boolean {
+  return domainOrParentMatches(domain, isNamedProviderDomain);
+}
+
+/** The form's instant check of an address against the spec's seven providers; see isNamedFreeMailDomain. */
 export function isFreeMailAddress(email: string): boolean {
-  const domain = email.trim().toLowerCase().split('@')[1] ?? '';
-  const labels = domain.split('.').slice(0, -1);
-  return labels.some((label) => (FREE_MAIL_DOMAINS as readonly string[]).includes(label));
+  return isNamedFreeMailDomain(emailDomainOf(email));
 }
 
 /** The characters the sign-up password policy (§5) asks for, each with its own message. */

@@ -476,8 +476,29 @@ export const enSignedIn = {
     'Members enter it on the Sign in with SSO page. Letters, digits and dashes, up to 32 characters.',
   'ssoSettings.signIn.emailDomains': 'Email domains your organization owns',
   'ssoSettings.signIn.emailDomainsHint':
-    'People with an address at these domains may join through your identity provider. Press Enter after each domain.',
+    'Press Enter after each domain. Once saved, each domain needs a DNS record proving your organization owns it.',
   'ssoSettings.signIn.emailDomainsPlaceholder': 'example.com',
+  'ssoSettings.domains.joinRule':
+    'Only verified domains, and the other allowed addresses, let new people join through your identity provider. People who already have a portal account join only when invited.',
+  'ssoSettings.domains.pending': 'Pending',
+  'ssoSettings.domains.verified': 'Verified',
+  'ssoSettings.domains.addRecord':
+    'To prove your organization owns {{domain}}, add this TXT record to its DNS, then verify.',
+  'ssoSettings.domains.recordName': 'TXT record name',
+  'ssoSettings.domains.recordValue': 'TXT record value',
+  'ssoSettings.domains.keepRecord': 'Keep the TXT record in place: the portal checks it again from time to time.',
+  'ssoSettings.domains.verify': 'Verify',
+  'ssoSettings.domains.verifyDomain': 'Verify {{domain}}',
+  'ssoSettings.domains.verifiedOn': 'Verified on {{date}} at {{time}}.',
+  'ssoSettings.domains.checkedAt': 'Last checked {{date}} at {{time}}.',
+  'ssoSettings.domains.notChecked': 'Not checked yet.',
+  'ssoSettings.domains.check.recordNotFound':
+    'The record was not found yet. DNS changes can take a while to appear; try again in a few minutes.',
+  'ssoSettings.domains.check.recordMismatch':
+    'A TXT record was found, but its value differs. Check that it is exactly the value above.',
+  'ssoSettings.domains.check.verifiedElsewhere':
+    'Another organization has already verified this domain; it stays with them.',
+  'ssoSettings.domains.check.dnsUnavailable': 'DNS did not answer. Please try again later.',
   'ssoSettings.signIn.allowedEmails': 'Other allowed email addresses',
   'ssoSettings.signIn.allowedEmailsHint':
     'Addresses outside those domains that may also join through your identity provider, such as contractors.',

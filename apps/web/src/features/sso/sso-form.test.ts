@@ -134,7 +134,20 @@ const SETTINGS: SsoSettings = {
   },
   connection: OIDC,
   domain: null,
-  emailDomains: ['example.com'],
+  emailDomains: [
+    {
+      domain: 'example.com',
+      status: 'pending',
+      record: {
+        type: 'TXT',
+        name: '_portal-challenge.example.com',
+        value: 'portal-verification=token-1',
+      },
+      verifiedAt: null,
+      checkedAt: null,
+      checkError: null,
+    },
+  ],
   allowedEmails: [],
   defaultRoleId: 'portal.developer',
   defaultApplicationScopes: [{ id: 'app-1', name: 'Chat' }],

@@ -159,7 +159,8 @@ export type SettingsForm = z.output<typeof SettingsFormSchema>;
 export function settingsFormValuesOf(settings: SsoSettings): SettingsFormValues {
   return {
     domain: settings.domain ?? '',
-    emailDomains: settings.emailDomains,
+    // The form edits the list as names; each domain's proof is shown beside it, not edited.
+    emailDomains: settings.emailDomains.map(({ domain }) => domain),
     allowedEmails: settings.allowedEmails,
     ...accessFormValuesOf(settings.defaultRoleId, settings.defaultApplicationScopes),
     enforced: settings.enforced,

@@ -8,7 +8,7 @@ import {
   type SsoSettings,
   type SsoSettingsRequest,
 } from '@portal/contracts';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { StatusAlert } from '../../../components/status-alert';
 import { useConfirmedChange } from '../../../components/use-confirmed-change';
@@ -30,6 +30,7 @@ import {
   type SettingsFormValues,
 } from '../sso-form';
 import { CopyableValue } from './copyable-value';
+import { EmailDomainProofs } from './email-domain-proofs';
 import { SettingsSection } from './settings-section';
 
 /** The role and access fields of the members feature, put in by the route (features stay apart). */
@@ -154,27 +155,29 @@ export function SignInSettingsForm({
               )}
             />
             {TAG_FIELDS.map(({ name, label, hint, placeholder, max, isValid, invalid, isDomain }) => (
-              <Controller
-                key={name}
-                control={control}
-                name={name}
-                render={({ field }) => (
-                  <ValidatedTagsInput
-                    label={t(label)}
-                    description={t(hint)}
-                    placeholder={t(placeholder)}
-                    value={field.value}
-                    onChange={(tags) => field.onChange(tagsFrom(tags, max, { isDomain }))}
-                    onBlur={field.onBlur}
-                    isValid={isValid}
-                    invalidMessage={t(invalid)}
-                    error={fieldError(errors[name])}
-                    removeLabel={(value) => t('ssoSettings.signIn.remove', { value })}
-                    maxTags={max}
-                    splitChars={SPLIT_ON_SPACES_TOO}
-                  />
-                )}
-              />
+              <Fragment key={name}>
+                <Controller
+                  control={control}
+                  name={name}
+                  render={({ field }) => (
+                    <ValidatedTagsInput
+                      label={t(label)}
+                      description={t(hint)}
+                      placeholder={t(placeholder)}
+                      value={field.value}
+                      onChange={(tags) => field.onChange(tagsFrom(tags, max, { isDomain }))}
+                      onBlur={field.onBlur}
+                      isValid={isValid}
+                      invalidMessage={t(invalid)}
+                      error={fieldError(errors[name])}
+                      removeLabel={(value) => t('ssoSettings.signIn.remove', { value })}
+                      maxTags={max}
+                      splitChars={SPLIT_ON_SPACES_TOO}
+                    />
+                  )}
+                />
+                {isDomain && <EmailDomainProofs domains={settings.emailDomains} />}
+              </Fragment>
             ))}
             <Stack gap="xs">
               <Text size="sm">{t('ssoSettings.signIn.newMembers')}</Text>

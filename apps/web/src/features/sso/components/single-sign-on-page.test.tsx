@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { SsoConnection, SsoSettings } from '@portal/contracts';
+import type { SsoConnection, SsoEmailDomain, SsoSettings } from '@portal/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -25,6 +25,20 @@ const settingsWith = (overrides: Partial<SsoSettings> = {}): SsoSettings => ({
   defaultApplicationScopes: null,
   enforced: false,
   signInUrl: null,
+  ...overrides,
+});
+
+const pendingDomain = (domain: string, overrides: Partial<SsoEmailDomain> = {}): SsoEmailDomain => ({
+  domain,
+  status: 'pending',
+  record: {
+    type: 'TXT',
+    name: `_portal-challenge.${domain}`,
+    value: `portal-verification=token-of-${domain}`,
+  },
+  verifiedAt: null,
+  checkedAt: null,
+  checkError: null,
   ...overrides,
 });
 
@@ -227,5 +241,100 @@ describe('the Single sign-on page', () => {
       'https://portal.example.com/sign-in-sso?org=acme&init=true',
     );
     expect(screen.getByRole('button', { name: 'Copy Sign-in link' })).toBeDefined();
+  });
+
+  it('shows each saved email domain with its state, and the TXT record to add for a pending one', () => {
+    renderPage(
+      settingsWith({
+        emailDomains: [
+          pendingDomain('acme.io'),
+          {
+            ...pendingDomain('acme.dev'),
+            status: 'verified',
+            verifiedAt: '2026-03-04T10:20:00.000Z',
+            checkedAt: '2026-03-04T10:20:00.000Z',
+          },
+        ],
+      }),
+    );
+    expect(
+      screen.getByText(
+        'Only verified domains, and the other allowed addresses, let new people join through your identity provider. People who already have a portal account join only when invited.',
+      ),
+    ).toBeDefined();
+    const pending = screen.getByRole('listitem', { name: 'acme.io' });
+    expect(within(pending).getByText('Pending')).toBeDefined();
+    expect((within(pending).getByLabelText('TXT record name') as HTMLTextAreaElement).value).toBe(
+      '_portal-challenge.acme.io',
+    );
+    expect((within(pending).getByLabelText('TXT record value') as HTMLTextAreaElement).value).toBe(
+      'portal-verification=token-of-acme.io',
+    );
+    expect(within(pending).getByRole('button', { name: 'Copy TXT record name' })).toBeDefined();
+    expect(within(pending).getByRole('button', { name: 'Copy TXT record value' })).toBeDefined();
+    expect(within(pending).getByRole('status').textContent).toBe('Not checked yet.');
+
+    const verified = screen.getByRole('listitem', { name: 'acme.dev' });
+    expect(within(verified).getByText('Verified')).toBeDefined();
+    expect(within(verified).queryByLabelText('TXT record value')).toBeNull();
+    expect(within(verified).queryByRole('button', { name: /Verify/ })).toBeNull();
+    expect(within(verified).getByRole('status').textContent).toMatch(/^Verified on 04 Mar 2026 at \d\d:20\./);
+  });
+
+  it('verifies a domain on request and says what the check found, and when', async () => {
+    const checkedAt = '2026-03-05T08:15:00.000Z';
+    answers['POST /api/v1/sso/email-domains/acme.io/verify'] = {
+      status: 200,
+      body: settingsWith({
+        emailDomains: [pendingDomain('acme.io', { checkedAt, checkError: 'record_mismatch' })],
+      }),
+    };
+    renderPage(settingsWith({ emailDomains: [pendingDomain('acme.io')] }));
+    const item = screen.getByRole('listitem', { name: 'acme.io' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Verify acme.io' }));
+    await waitFor(() =>
+      expect(within(item).getByRole('status').textContent).toMatch(
+        /^A TXT record was found, but its value differs\. Check that it is exactly the value above\. Last checked 05 Mar 2026 at \d\d:15\.$/,
+      ),
+    );
+    expect(requests.filter((request) => request.method === 'POST')).toEqual([
+      { method: 'POST', path: '/api/v1/sso/email-domains/acme.io/verify', body: undefined },
+    ]);
+
+    answers['POST /api/v1/sso/email-domains/acme.io/verify'] = {
+      status: 200,
+      body: settingsWith({
+        emailDomains: [{ ...pendingDomain('acme.io'), status: 'verified', verifiedAt: checkedAt, checkedAt }],
+      }),
+    };
+    fireEvent.click(within(item).getByRole('button', { name: 'Verify acme.io' }));
+    expect(await within(item).findByText('Verified')).toBeDefined();
+    expect(within(item).queryByLabelText('TXT record value')).toBeNull();
+  });
+
+  it.each([
+    ['record_not_found', 'The record was not found yet.'],
+    ['verified_elsewhere', 'Another organization has already verified this domain; it stays with them.'],
+    ['dns_unavailable', 'DNS did not answer. Please try again later.'],
+  ] as const)('words the outcome %s of the last check', (checkError, words) => {
+    renderPage(
+      settingsWith({
+        emailDomains: [pendingDomain('acme.io', { checkError, checkedAt: '2026-03-05T08:15:00.000Z' })],
+      }),
+    );
+    expect(screen.getByRole('status').textContent).toContain(words);
+  });
+
+  it('edits and sends the email domains as names', async () => {
+    answers['PUT /api/v1/sso/settings'] = { status: 200, body: settingsWith() };
+    renderPage(settingsWith({ domain: 'acme', emailDomains: [pendingDomain('acme.io')] }));
+    type(/SSO domain/, 'acme-corp');
+    fireEvent.click(button('Save'));
+    await waitFor(() =>
+      expect(requests.find((request) => request.method === 'PUT')?.body).toMatchObject({
+        domain: 'acme-corp',
+        emailDomains: ['acme.io'],
+      }),
+    );
   });
 });

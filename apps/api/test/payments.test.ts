@@ -559,7 +559,7 @@ describe('reconciliation', () => {
 async function addCardWithoutPaying(owner: Owner): Promise<PaymentProfile> {
   await t.database.db
     .update(schema.organization)
-    .set({ accountStatus: 'active' })
+    .set({ accountStatus: 'active', inactiveReason: null })
     .where(eq(schema.organization.id, owner.organizationId));
   const added = await addCard(owner, CARDS.visa);
   await t.database.db

@@ -450,6 +450,9 @@ export async function startStripeFake(secretKey = 'sk_test_fake_0123456789abcdef
       return { status: 200, body: paymentIntentJson(record) };
     }
     if ((match = path.match(/^\/v1\/payment_methods\/([^/]+)(\/detach)?$/))) {
+      // A test PaymentMethod read by its name is a new one, as at Stripe.
+      if (method === 'GET' && !match[2] && TEST_PAYMENT_METHODS[match[1]!])
+        return { status: 200, body: paymentMethodJson(resolvePaymentMethod(match[1])) };
       const record = paymentMethods.get(match[1]!);
       if (!record) throw missing('id', 'PaymentMethod', match[1]!);
       if (method === 'GET' && !match[2]) return { status: 200, body: paymentMethodJson(record) };

@@ -73,7 +73,7 @@ const ChargesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
 
-const PaymentMethodParamsSchema = z.object({ id: Id });
+const IdParamsSchema = z.object({ id: Id });
 
 /** The tokeniser is called by browsers on any origin, as a card network's is: its key is public. */
 const TOKEN_CORS_HEADERS = {
@@ -155,6 +155,11 @@ export const cardSandboxPlugin: FastifyPluginAsync<CardSandboxOptions> = async (
 
   // ---- Merchant server ----
 
+  scope.get('/v1/tokens/:id', { preHandler: secret }, async (request) => {
+    const params = parse(IdParamsSchema, request.params);
+    return sandbox.retrieveToken(params.id);
+  });
+
   scope.post('/v1/customers', { preHandler: secret }, async (request) => {
     const body = parse(CustomerBodySchema, request.body);
     return sandbox.createCustomer(body?.metadata ?? {});
@@ -166,7 +171,7 @@ export const cardSandboxPlugin: FastifyPluginAsync<CardSandboxOptions> = async (
   });
 
   scope.delete('/v1/payment-methods/:id', { preHandler: secret }, async (request) => {
-    const params = parse(PaymentMethodParamsSchema, request.params);
+    const params = parse(IdParamsSchema, request.params);
     return sandbox.removePaymentMethod(params.id);
   });
 

@@ -99,6 +99,17 @@ export class CardSandbox {
     return { id, card: summary(checked.card) };
   }
 
+  /**
+   * A token's card for the merchant server, read without using the token, as a card gateway lets a
+   * merchant look at a token (its brand) before saving or charging it. Whether the token can still be
+   * used is for the save or the charge to find.
+   */
+  async retrieveToken(id: string) {
+    const card = await this.store.tokenCard(id);
+    if (!card) throw new SandboxError(404, 'resource_missing', `No such token: '${id}'`, { param: 'id' });
+    return { id, card: summary(card) };
+  }
+
   async createCustomer(metadata: Record<string, string>) {
     return { id: await this.store.createCustomer(metadata, new Date()) };
   }

@@ -243,6 +243,15 @@ export class CardSandboxStore {
     return rows[0] && toCard(rows[0]);
   }
 
+  /** A token's card, used or not, without using it; undefined when the token is unknown. */
+  async tokenCard(id: string): Promise<CardDetails | undefined> {
+    const { rows } = await this.query<CardRow>(
+      `SELECT ${CARD_COLUMNS} FROM card_sandbox.tokens WHERE id = $1`,
+      [id],
+    );
+    return rows[0] && toCard(rows[0]);
+  }
+
   async createCustomer(metadata: Record<string, string>, now: Date): Promise<string> {
     const id = newId('cus');
     await this.query(

@@ -95,6 +95,17 @@ export interface PaymentGateway {
     customerRef: string | null;
     organizationId: string;
   }): Promise<{ card: SavedGatewayCard; customerRef: string }>;
+  /**
+   * Makes a customer for the organisation at the gateway. The portal keeps the first one it stores
+   * for good: one customer per organisation, however many first cards are saved at once.
+   */
+  createCustomer(organizationId: string): Promise<string>;
+  /**
+   * The card a one-time token stands for, read without using the token or checking the card: what
+   * the portal decides the brand by before it saves or charges the card. Throws CardRefusedError
+   * (`invalid_token`) for a token the gateway does not know.
+   */
+  tokenCard(token: string): Promise<GatewayCard>;
   /** Forgets a saved card; one the gateway no longer knows counts as forgotten. */
   removeCard(paymentMethodRef: string): Promise<void>;
   /** Charges at most once per idempotency key; throws GatewayUnavailableError when the outcome is unknown. */

@@ -33,6 +33,7 @@ const CardSchema = z.object({
   expYear: z.number().int(),
 });
 const CustomerSchema = z.object({ id: z.string().min(1) });
+const TokenSchema = z.object({ id: z.string().min(1), card: CardSchema });
 const PaymentMethodSchema = z.object({ id: z.string().min(1), card: CardSchema });
 const ChargeSchema = z.object({ id: z.string().min(1), status: z.literal('succeeded'), card: CardSchema });
 const ErrorSchema = z.object({
@@ -108,6 +109,14 @@ export class SandboxGateway implements PaymentGateway {
     throw unexpected(answer, 'saving a card');
   }
 
+  async tokenCard(token: string): Promise<GatewayCard> {
+    const answer = await this.call('GET', `/v1/tokens/${encodeURIComponent(token)}`);
+    if (answer.status === 200) return toCard(expectBody(TokenSchema, answer, 'token').card);
+    if (answer.status === 404 && errorOf(answer)?.code === 'resource_missing')
+      throw new CardRefusedError('invalid_token', errorOf(answer)?.message ?? 'unknown token');
+    throw unexpected(answer, 'reading a token');
+  }
+
   async removeCard(paymentMethodRef: string): Promise<void> {
     const answer = await this.call('DELETE', `/v1/payment-methods/${encodeURIComponent(paymentMethodRef)}`);
     if (answer.status === 200 || answer.status === 404) return;
@@ -141,7 +150,7 @@ export class SandboxGateway implements PaymentGateway {
     throw unexpected(answer, 'charging');
   }
 
-  private async createCustomer(organizationId: string): Promise<string> {
+  async createCustomer(organizationId: string): Promise<string> {
     const answer = await this.call('POST', '/v1/customers', { metadata: { organizationId } });
     if (answer.status !== 200) throw unexpected(answer, 'creating a customer');
     return expectBody(CustomerSchema, answer, 'customer').id;
@@ -149,7 +158,7 @@ export class SandboxGateway implements PaymentGateway {
 
   /** One call with the secret key: its status and JSON body, or GatewayUnavailableError when there is none. */
   private async call(
-    method: 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},

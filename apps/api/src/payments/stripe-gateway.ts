@@ -149,6 +149,17 @@ export class StripeGateway implements PaymentGateway {
     return { card, customerRef };
   }
 
+  /** A PaymentMethod's card as Stripe has it, read without confirming anything with it. */
+  async tokenCard(token: string): Promise<GatewayCard> {
+    try {
+      return cardOf(await this.stripe.paymentMethods.retrieve(token));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        throw new CardRefusedError('invalid_token', error.message);
+      throw unavailableOr(error, 'reading a card');
+    }
+  }
+
   /** Detaches a saved card from its Customer; one Stripe does not know, or not attached, is already forgotten. */
   async removeCard(paymentMethodRef: string): Promise<void> {
     try {
@@ -322,7 +333,7 @@ export class StripeGateway implements PaymentGateway {
     });
   }
 
-  private async createCustomer(organizationId: string): Promise<string> {
+  async createCustomer(organizationId: string): Promise<string> {
     try {
       return (await this.stripe.customers.create({ metadata: { organizationId } })).id;
     } catch (error) {

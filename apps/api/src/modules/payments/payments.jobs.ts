@@ -7,6 +7,7 @@ import { lowBalanceMail, paymentReceiptMail } from '../../mail/templates.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
 import { formatUsd } from '../billing/billing-rules.ts';
 import { listSuperAdminEmails } from '../billing/billing.repository.ts';
+import { deleteExpiredCardAttempts } from './card-attempts.ts';
 import {
   findAttempt,
   findPayingOrganization,
@@ -164,7 +165,10 @@ interface PaymentWorkersDeps extends PaymentsServiceDeps, ReceiptDeps {
   scheduleSeconds: number;
 }
 
-/** The receipts, and the reconciliation of unsettled attempts at start and on the billing schedule. */
+/**
+ * The receipts, the reconciliation of unsettled attempts at start and on the billing schedule, and
+ * on that schedule the removal of card attempts the limits count no more.
+ */
 class PaymentWorkers implements JobWorkers {
   readonly finishWithinMs = 15_000;
   private schedule: NodeJS.Timeout | undefined;
@@ -199,6 +203,10 @@ class PaymentWorkers implements JobWorkers {
       this.reconcile(new Date(Date.now() - RECONCILE_AFTER_MS));
       warnLowBalances(deps, new Date()).catch((error: unknown) =>
         deps.log.error({ err: error }, 'low-balance warnings failed; the next round retries'),
+      );
+      // Card attempts past the limits' window count no more: the table keeps only the last minutes.
+      deleteExpiredCardAttempts(deps.db).catch((error: unknown) =>
+        deps.log.error({ err: error }, 'expired card attempts not removed; the next round retries'),
       );
     }, deps.scheduleSeconds * 1000);
     this.schedule.unref();

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -42,9 +42,18 @@ export async function hasPaymentProfile(executor: Executor, organizationId: stri
   return row !== undefined;
 }
 
-/** Locks the organisation's cards for a change of which is the default. */
+/**
+ * Locks the organisation's cards for a change of them (which is the default, whether there is one)
+ * by locking its row, which exists before its first card does: concurrent first cards wait for
+ * each other, and each sees the cards the one before it wrote.
+ */
 export async function lockPaymentProfiles(tx: Tx, organizationId: string) {
-  return tx.select({ id: profiles.id }).from(profiles).where(ofOrganization(organizationId)).for('update');
+  const { organization } = schema;
+  await tx
+    .select({ id: organization.id })
+    .from(organization)
+    .where(eq(organization.id, organizationId))
+    .for('no key update');
 }
 
 export async function insertPaymentProfile(
@@ -92,12 +101,37 @@ export async function setHasPaymentProfile(tx: Tx, organizationId: string, hasPa
   await tx.update(organization).set({ hasPaymentProfile }).where(eq(organization.id, organizationId));
 }
 
-export async function setGatewayCustomerRef(executor: Executor, organizationId: string, customerRef: string) {
+/**
+ * Stores the organisation's customer at the gateway in place of `replacing` (null: none yet, or one
+ * the gateway lost), unless another request stored one first; answers the customer stored, this one
+ * or the other request's. The organisation therefore has one customer however many save at once.
+ */
+export async function storeGatewayCustomerRef(
+  executor: Executor,
+  organizationId: string,
+  customerRef: string,
+  replacing: string | null,
+): Promise<string> {
   const { organization } = schema;
-  await executor
+  const [stored] = await executor
     .update(organization)
     .set({ gatewayCustomerRef: customerRef })
+    .where(
+      and(
+        eq(organization.id, organizationId),
+        replacing === null
+          ? isNull(organization.gatewayCustomerRef)
+          : eq(organization.gatewayCustomerRef, replacing),
+      ),
+    )
+    .returning({ customerRef: organization.gatewayCustomerRef });
+  if (stored?.customerRef) return stored.customerRef;
+  const [current] = await executor
+    .select({ customerRef: organization.gatewayCustomerRef })
+    .from(organization)
     .where(eq(organization.id, organizationId));
+  if (!current?.customerRef) throw new Error(`organisation ${organizationId} has no gateway customer`);
+  return current.customerRef;
 }
 
 export type NewPaymentAttempt = Omit<

@@ -12,11 +12,17 @@ import {
   TopUpResponseSchema,
   TransactionIdParamsSchema,
 } from '@portal/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { CardAttemptsLimitedError } from './card-attempts.ts';
 import { paymentsServiceOf } from './payments.jobs.ts';
+
+/** A refusal by the card-attempt limits says when to try again. */
+async function sayWhenToRetry(_request: FastifyRequest, reply: FastifyReply, error: Error) {
+  if (error instanceof CardAttemptsLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+}
 
 /**
  * /api/v1/accounts/payment-profiles, /payment-gateway and /topup: saved cards, what the browser needs
@@ -26,6 +32,7 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
   const service = paymentsServiceOf(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
+  r.addHook('onError', sayWhenToRetry);
 
   r.get(
     '/payment-gateway',
@@ -43,7 +50,7 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
     '/payment-profiles',
     { schema: { body: AddPaymentProfileRequestSchema, response: { 201: AddPaymentProfileResponseSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await service.addProfile(requireSessionUser(request), request.body)),
+      reply.status(201).send(await service.addProfile(requireSessionUser(request), request.body, request.ip)),
   );
 
   r.delete(
@@ -65,7 +72,7 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
     '/topup',
     { schema: { body: TopUpRequestSchema, response: { 201: TopUpResponseSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await service.topUp(requireSessionUser(request), request.body)),
+      reply.status(201).send(await service.topUp(requireSessionUser(request), request.body, request.ip)),
   );
 }
 
@@ -74,6 +81,7 @@ export async function transactionPaymentsRoutes(app: FastifyInstance) {
   const service = paymentsServiceOf(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
+  r.addHook('onError', sayWhenToRetry);
 
   r.post(
     '/:id/pay',
@@ -84,6 +92,6 @@ export async function transactionPaymentsRoutes(app: FastifyInstance) {
         response: { 200: PayTransactionResponseSchema },
       },
     },
-    async (request) => service.pay(requireSessionUser(request), request.params.id, request.body),
+    async (request) => service.pay(requireSessionUser(request), request.params.id, request.body, request.ip),
   );
 }

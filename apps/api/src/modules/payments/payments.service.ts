@@ -21,6 +21,7 @@ import {
   type CardRefusal,
   type ChargeOutcome,
   type ChargeRequest,
+  type GatewayCard,
   type PaymentGateway,
 } from '../../payments/payment-gateway.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
@@ -58,13 +59,14 @@ import {
   lockPaymentProfiles,
   lockPendingAttempt,
   setDefaultPaymentProfile,
-  setGatewayCustomerRef,
   setHasPaymentProfile,
   settleAttempt,
+  storeGatewayCustomerRef,
   type NewPaymentAttempt,
   type PaymentAttemptRow,
   type PaymentProfileRow,
 } from './payments.repository.ts';
+import { claimCardAttempt, settleCardAttemptWith, type CardAttemptCaller } from './card-attempts.ts';
 
 const FREE_CREDIT_NOTE = 'Free credit';
 
@@ -88,6 +90,8 @@ export interface PaymentsDeps {
   now?: () => Date;
 }
 
+type PayingOrganization = NonNullable<Awaited<ReturnType<typeof findPayingOrganization>>>;
+
 /** A card the caller names: a fresh token from the card form, or a saved card. */
 type PaymentSource = Pick<NewPaymentAttempt, 'sourceToken' | 'paymentMethodRef' | 'customerRef'>;
 
@@ -109,8 +113,21 @@ function refusalError(refusal: CardRefusal | string | null): AppError {
   return new AppError(code, { field: 'token' });
 }
 
-function isAcceptedCardType(brand: string): brand is CardType {
-  return (CARD_TYPES as readonly string[]).includes(brand);
+/**
+ * The one rule on brands, checked before every card is saved or charged (a one-time token's brand as
+ * the gateway reads it, a saved card's as it was saved): the portal takes VISA, Mastercard, AMEX and
+ * Discover only.
+ */
+function refuseUnsupportedBrand(brand: string): asserts brand is CardType {
+  if (!(CARD_TYPES as readonly string[]).includes(brand))
+    throw new AppError('CARD_NOT_SUPPORTED', { field: 'token' });
+}
+
+/** A gateway failure before anything was charged, in the API's words. */
+function gatewayError(error: unknown): unknown {
+  if (error instanceof CardRefusedError) return refusalError(error.refusal);
+  if (error instanceof GatewayUnavailableError) return new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
+  return error;
 }
 
 function toPaymentProfile(row: PaymentProfileRow): PaymentProfile {
@@ -175,27 +192,69 @@ export function paymentsService({
   onPaymentSucceeded,
   now = () => new Date(),
 }: PaymentsDeps) {
-  async function callerOrganization(user: SessionUser) {
+  async function callerMembership(user: SessionUser) {
     const membership = await requireMembership(db, user);
     assertPermission(membership.member.roleId, 'VIEW_BILLING');
     const organization = await findPayingOrganization(db, membership.organization.id);
     if (!organization) throw new AppError('NOT_FOUND');
-    return organization;
+    return { organization, memberId: membership.member.id };
   }
 
-  async function sourceOf(
-    organizationId: string,
+  async function callerOrganization(user: SessionUser) {
+    return (await callerMembership(user)).organization;
+  }
+
+  /** The caller's organisation, and the caller as the card-attempt limits count them. */
+  async function cardCaller(user: SessionUser, ip: string) {
+    const { organization, memberId } = await callerMembership(user);
+    const caller: CardAttemptCaller = { organizationId: organization.id, memberId, ip };
+    return { organization, caller };
+  }
+
+  /** The brand of the card a one-time token stands for, read from the gateway without using the token. */
+  async function tokenBrand(token: string): Promise<CardType> {
+    let card: GatewayCard;
+    try {
+      card = await gateway.tokenCard(token);
+    } catch (error) {
+      throw gatewayError(error);
+    }
+    refuseUnsupportedBrand(card.brand);
+    return card.brand;
+  }
+
+  /** The card a charge names, a token's or a saved one, its brand checked. */
+  async function chargeableSource(
+    organization: PayingOrganization,
     request: { token?: string; paymentProfileId?: string },
   ): Promise<PaymentSource> {
-    if (request.token) return { sourceToken: request.token, paymentMethodRef: null, customerRef: null };
-    const profile = await findPaymentProfile(db, organizationId, request.paymentProfileId ?? '');
+    if (request.token) {
+      await tokenBrand(request.token);
+      return { sourceToken: request.token, paymentMethodRef: null, customerRef: null };
+    }
+    const profile = await findPaymentProfile(db, organization.id, request.paymentProfileId ?? '');
     if (!profile) throw new AppError('NOT_FOUND', { field: 'paymentProfileId' });
-    const organization = await findPayingOrganization(db, organizationId);
+    refuseUnsupportedBrand(profile.cardType);
     return {
       sourceToken: null,
       paymentMethodRef: profile.paymentMethodRef,
-      customerRef: organization?.gatewayCustomerRef ?? null,
+      customerRef: organization.gatewayCustomerRef,
     };
+  }
+
+  /**
+   * The organisation's one customer at the gateway: made with its first card and stored once. A
+   * request that loses the race to store it uses the winner's (its own stays empty at the gateway).
+   */
+  async function customerOf(organization: PayingOrganization): Promise<string> {
+    if (organization.gatewayCustomerRef) return organization.gatewayCustomerRef;
+    let made: string;
+    try {
+      made = await gateway.createCustomer(organization.id);
+    } catch (error) {
+      throw gatewayError(error);
+    }
+    return storeGatewayCustomerRef(db, organization.id, made, null);
   }
 
   /** Writes what a successful charge paid for, in the database transaction that settles its attempt. */
@@ -313,27 +372,37 @@ export function paymentsService({
 
   /**
    * Pays what an invoice still owes by card: the invoice goes from open to processing with the
-   * attempt written, then paid (or open again when the card is refused).
+   * attempt written, then paid (or open again when the card is refused). With a `caller`, the card
+   * attempt is claimed once the invoice is (a pay of an invoice already being paid tries no card).
    */
-  async function payInvoice(organizationId: string, transactionId: number, source: PaymentSource) {
-    const attempt = await db.transaction(async (tx) => {
+  async function payInvoice(
+    organizationId: string,
+    transactionId: number,
+    source: PaymentSource,
+    caller?: CardAttemptCaller,
+  ) {
+    const claimed = await db.transaction(async (tx) => {
       const invoice = await claimInvoiceForPayment(tx, organizationId, transactionId);
       if (!invoice) return undefined;
+      const cardAttemptId = caller && (await claimCardAttempt(tx, caller, 'invoice'));
       const creditCents = invoice.creditTransactionId
         ? await findCreditAmount(tx, organizationId, invoice.creditTransactionId)
         : 0;
       const dueCents = invoice.amountCents - creditCents - invoice.paymentAmountCents;
       if (dueCents <= 0) throw new Error(`invoice ${invoice.id} is open with nothing due`);
-      return insertPaymentAttempt(tx, organizationId, {
+      const attempt = await insertPaymentAttempt(tx, organizationId, {
         idempotencyKey: crypto.randomUUID(),
         purpose: 'invoice',
         invoiceTransactionId: invoice.id,
         amountCents: dueCents,
         ...source,
       });
+      return { attempt, cardAttemptId };
     });
-    if (!attempt) throw new AppError('TRANSACTION_NOT_PAYABLE');
-    return runAttempt(attempt);
+    if (!claimed) throw new AppError('TRANSACTION_NOT_PAYABLE');
+    const { attempt, cardAttemptId } = claimed;
+    if (cardAttemptId === undefined) return runAttempt(attempt);
+    return settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt));
   }
 
   /** Settles an attempt with an outcome learned after its request, as the reconciliation does. */
@@ -355,6 +424,75 @@ export function paymentsService({
     });
   }
 
+  /** Saves a card whose brand was checked, and pays what an inactive account owes with it. */
+  async function saveProfile(
+    organization: PayingOrganization,
+    { token, cardType, setAsDefault }: { token: string; cardType: CardType; setAsDefault: boolean },
+  ): Promise<AddPaymentProfileResponse> {
+    const customerRef = await customerOf(organization);
+    let saved: Awaited<ReturnType<PaymentGateway['saveCard']>>;
+    try {
+      saved = await gateway.saveCard({ token, customerRef, organizationId: organization.id });
+    } catch (error) {
+      throw gatewayError(error);
+    }
+    const { card } = saved;
+    // The gateway made the customer again, having lost it: stored unless another save did so first,
+    // whose customer this card is not under (the token is used up, so it must be entered again).
+    if (
+      saved.customerRef !== customerRef &&
+      (await storeGatewayCustomerRef(db, organization.id, saved.customerRef, customerRef)) !==
+        saved.customerRef
+    ) {
+      await gateway.removeCard(card.paymentMethodRef);
+      throw new AppError('CARD_TOKEN_INVALID', { field: 'token' });
+    }
+    const profile = await db.transaction(async (tx) => {
+      await lockPaymentProfiles(tx, organization.id);
+      const first = !(await hasPaymentProfile(tx, organization.id));
+      if (first) await setHasPaymentProfile(tx, organization.id, true);
+      const row = await insertPaymentProfile(tx, organization.id, {
+        id: crypto.randomUUID(),
+        provider: gateway.provider,
+        paymentMethodRef: card.paymentMethodRef,
+        cardType,
+        last4: card.last4,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        isDefault: false,
+      });
+      if (!(setAsDefault || first)) return row;
+      await setDefaultPaymentProfile(tx, organization.id, row.id);
+      return { ...row, isDefault: true };
+    });
+    let accountReactivated = false;
+    if (organization.accountStatus === 'inactive') {
+      const source = {
+        sourceToken: null,
+        paymentMethodRef: card.paymentMethodRef,
+        customerRef: saved.customerRef,
+      };
+      try {
+        for (const charge of await listOpenChargeIds(db, organization.id)) {
+          const paid = await payInvoice(organization.id, charge, source);
+          accountReactivated ||= paid.accountReactivated;
+        }
+      } catch (error) {
+        // A card refused for what is due is not kept; one whose payment is unconfirmed stays.
+        if (error instanceof AppError && error.code !== 'PAYMENT_NOT_CONFIRMED') {
+          await removeProfileRow(organization.id, profile.id);
+          await gateway.removeCard(card.paymentMethodRef);
+        }
+        throw error;
+      }
+      // An account inactive with nothing to pay (an operator set it so) comes back with the card too.
+      if (!accountReactivated) {
+        accountReactivated = await reactivateAccountWhenSettled(db, jobQueue, organization.id);
+      }
+    }
+    return { ...toPaymentProfile(profile), accountReactivated };
+  }
+
   return {
     /** The card provider's client configuration: what the browser needs to collect a card. */
     async gatewayConfiguration(user: SessionUser): Promise<PaymentGatewayConfiguration> {
@@ -368,76 +506,22 @@ export function paymentsService({
     },
 
     /**
-     * Saves the card a token names. The first card is the default whatever was asked. On an inactive
-     * account the card at once pays what is due, and the account comes back; a card refused for
-     * that payment is not kept.
+     * Saves the card a token names, its brand checked first, under the organisation's one customer at
+     * the gateway. The first card is the default whatever was asked. On an inactive account the card
+     * at once pays what is due, and the account comes back; a card refused for that payment is not
+     * kept. Saving, with those payments, is one card attempt.
      */
     async addProfile(
       user: SessionUser,
       { token, setAsDefault = true }: { token: string; setAsDefault?: boolean },
+      ip: string,
     ): Promise<AddPaymentProfileResponse> {
-      const organization = await callerOrganization(user);
-      let saved: Awaited<ReturnType<PaymentGateway['saveCard']>>;
-      try {
-        saved = await gateway.saveCard({
-          token,
-          customerRef: organization.gatewayCustomerRef,
-          organizationId: organization.id,
-        });
-      } catch (error) {
-        if (error instanceof CardRefusedError) throw refusalError(error.refusal);
-        if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
-        throw error;
-      }
-      const { card, customerRef } = saved;
-      const cardType = card.brand;
-      if (!isAcceptedCardType(cardType)) {
-        await gateway.removeCard(card.paymentMethodRef);
-        throw new AppError('CARD_NOT_SUPPORTED', { field: 'token' });
-      }
-      if (customerRef !== organization.gatewayCustomerRef) {
-        await setGatewayCustomerRef(db, organization.id, customerRef);
-      }
-      const profile = await db.transaction(async (tx) => {
-        await lockPaymentProfiles(tx, organization.id);
-        const first = !(await hasPaymentProfile(tx, organization.id));
-        if (first) await setHasPaymentProfile(tx, organization.id, true);
-        const row = await insertPaymentProfile(tx, organization.id, {
-          id: crypto.randomUUID(),
-          provider: gateway.provider,
-          paymentMethodRef: card.paymentMethodRef,
-          cardType,
-          last4: card.last4,
-          expMonth: card.expMonth,
-          expYear: card.expYear,
-          isDefault: false,
-        });
-        if (!(setAsDefault || first)) return row;
-        await setDefaultPaymentProfile(tx, organization.id, row.id);
-        return { ...row, isDefault: true };
-      });
-      let accountReactivated = false;
-      if (organization.accountStatus === 'inactive') {
-        const source = { sourceToken: null, paymentMethodRef: card.paymentMethodRef, customerRef };
-        try {
-          for (const charge of await listOpenChargeIds(db, organization.id)) {
-            const paid = await payInvoice(organization.id, charge, source);
-            accountReactivated ||= paid.accountReactivated;
-          }
-        } catch (error) {
-          // A card refused for what is due is not kept; one whose payment is unconfirmed stays.
-          if (error instanceof AppError && error.code !== 'PAYMENT_NOT_CONFIRMED') {
-            await removeProfileRow(organization.id, profile.id);
-            await gateway.removeCard(card.paymentMethodRef);
-          }
-          throw error;
-        }
-        // An account inactive with nothing to pay (an operator set it so) comes back with the card too.
-        if (!accountReactivated) {
-          accountReactivated = await reactivateAccountWhenSettled(db, jobQueue, organization.id);
-        }
-      }
-      return { ...toPaymentProfile(profile), accountReactivated };
+      const { organization, caller } = await cardCaller(user, ip);
+      const cardType = await tokenBrand(token);
+      const cardAttemptId = await db.transaction((tx) => claimCardAttempt(tx, caller, 'card'));
+      return settleCardAttemptWith(db, cardAttemptId, () =>
+        saveProfile(organization, { token, cardType, setAsDefault }),
+      );
     },
 
     /** Removes a saved card; when it was the default, the newest other card becomes the default. */
@@ -468,10 +552,10 @@ export function paymentsService({
      * POST /accounts/topup: charges the card the amount less its free credit, plus tax, and raises the
      * balance by the amount (§5), the top-up and its free credit written with the balance change.
      */
-    async topUp(user: SessionUser, request: TopUpRequest): Promise<TopUpResponse> {
-      const organization = await callerOrganization(user);
+    async topUp(user: SessionUser, request: TopUpRequest, ip: string): Promise<TopUpResponse> {
+      const { organization, caller } = await cardCaller(user, ip);
       if (organization.contractType !== 'payg') throw new AppError('TOP_UP_NOT_AVAILABLE');
-      const source = await sourceOf(organization.id, request);
+      const source = await chargeableSource(organization, request);
       const [tiers, taxRatePercent] = await Promise.all([
         listFreeCreditTiers(db),
         findTaxRatePercent(db, organization.billingCountry),
@@ -485,17 +569,21 @@ export function paymentsService({
         freeCreditEnabled: organization.isFreeCredit,
         taxRatePercent: Number(taxRatePercent),
       });
-      const attempt = await insertPaymentAttempt(db, organization.id, {
-        idempotencyKey: crypto.randomUUID(),
-        purpose: 'topup',
-        amountCents: summary.totalCents,
-        topUpAmountCents: summary.amountCents,
-        freeCreditCents: summary.freeCreditCents,
-        taxCents: summary.taxCents,
-        taxRatePercent,
-        ...source,
+      const { attempt, cardAttemptId } = await db.transaction(async (tx) => {
+        const cardAttemptId = await claimCardAttempt(tx, caller, 'topup');
+        const attempt = await insertPaymentAttempt(tx, organization.id, {
+          idempotencyKey: crypto.randomUUID(),
+          purpose: 'topup',
+          amountCents: summary.totalCents,
+          topUpAmountCents: summary.amountCents,
+          freeCreditCents: summary.freeCreditCents,
+          taxCents: summary.taxCents,
+          taxRatePercent,
+          ...source,
+        });
+        return { attempt, cardAttemptId };
       });
-      const settled = await runAttempt(attempt);
+      const settled = await settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt));
       const topUp = await findTransaction(db, organization.id, settled.resultTransactionId ?? 0);
       if (!topUp) throw new Error(`the top-up of attempt ${settled.id} is missing`);
       const balanceCents = (await findPayingOrganization(db, organization.id))?.balanceCents ?? 0;
@@ -519,15 +607,17 @@ export function paymentsService({
       user: SessionUser,
       id: string,
       request: { token?: string; paymentProfileId?: string },
+      ip: string,
     ): Promise<PayTransactionResponse> {
-      const organization = await callerOrganization(user);
+      const { organization, caller } = await cardCaller(user, ip);
       const transactionId = Number(id);
       if (!/^\d+$/.test(id) || !Number.isSafeInteger(transactionId) || transactionId < 1) {
         throw new AppError('NOT_FOUND');
       }
       const invoice = await findTransaction(db, organization.id, transactionId);
       if (!invoice) throw new AppError('NOT_FOUND');
-      const settled = await payInvoice(organization.id, invoice.id, await sourceOf(organization.id, request));
+      const source = await chargeableSource(organization, request);
+      const settled = await payInvoice(organization.id, invoice.id, source, caller);
       return {
         transactionId: padTransactionId(invoice.id),
         status: 'paid',

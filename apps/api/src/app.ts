@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { ssoJobs } from './modules/sso/sso.jobs.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
@@ -153,6 +154,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(billingJobs);
   await app.register(paymentsJobs);
   await app.register(operatorsJobs);
+  await app.register(ssoJobs);
   await app.register(transactionsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(transactionPaymentsRoutes, { prefix: '/api/v1/transactions' });
   await app.register(accountPaymentsRoutes, { prefix: '/api/v1/accounts' });

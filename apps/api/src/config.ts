@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { PAYMENT_PROVIDERS, REGION_KEYS, type RegionKey } from '@portal/contracts';
 import { z } from 'zod';
@@ -56,6 +57,18 @@ const ConfigSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(z.url().transform((origin) => new URL(origin).origin))),
+    // DNS servers asked for the SSO email domains' TXT proofs (comma-separated IP addresses, each
+    // optionally with :port, IPv6 as [address]:port); unset, the system's resolvers are asked.
+    DNS_SERVERS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((server) => server.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().refine(isDnsServer, 'must be IP addresses, each optionally with :port'))),
     PRODUCT_NAME: z.string().min(1).default('Social'),
     // The seller's postal address printed under the product name on invoices, lines separated by `|`.
     SELLER_ADDRESS: z.string().default(''),
@@ -73,6 +86,11 @@ const ConfigSchema = z
     // Mail a client can make the portal send (verification, reset, invitations), per hour.
     RATE_LIMIT_MAIL_PER_ADDRESS: z.coerce.number().int().positive().default(5),
     RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().positive().default(50),
+    // Declined (or unanswered) card attempts — saves, top-ups, invoice payments — allowed within 10
+    // minutes, counted in the database (docs/security.md, decision 031).
+    CARD_ATTEMPTS_PER_MEMBER: z.coerce.number().int().positive().default(3),
+    CARD_ATTEMPTS_PER_ORGANIZATION: z.coerce.number().int().positive().default(5),
+    CARD_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(10),
     // Peers whose X-Forwarded-For is believed (Fastify trustProxy): none by default, so a client
     // cannot pick its own address for the per-IP limits; name the proxy's address when there is one.
     TRUST_PROXY: z.string().trim().min(1).default('false'),
@@ -191,6 +209,13 @@ export interface StripeConfig {
   apiHost: string | undefined;
 }
 
+/** How many declined or unanswered card attempts each may have within the card-attempt window. */
+export interface CardAttemptLimits {
+  member: number;
+  organization: number;
+  ip: number;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -204,6 +229,8 @@ export interface Config {
   google: GoogleConfig | undefined;
   /** SSO_TRUSTED_IDP_ORIGINS: private-network identity providers organisations may connect. */
   ssoTrustedIdpOrigins: string[];
+  /** DNS_SERVERS: the servers asked for SSO email domain proofs; empty means the system's. */
+  dnsServers: string[];
   productName: string;
   /** The seller's address on invoices, one entry a line; empty when unset. */
   sellerAddressLines: string[];
@@ -225,6 +252,7 @@ export interface Config {
     mailPerAddress: number;
     mailPerIp: number;
   };
+  cardAttemptLimits: CardAttemptLimits;
   trustProxy: boolean | string;
   /** Whether /dev/mailbox is mounted: only outside production, on a loopback host unless DEV_MAILBOX=true. */
   devMailbox: boolean;
@@ -250,6 +278,16 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+}
+
+/** A DNS server as node:dns takes it: an IP address, with an optional port (`[…]:port` for IPv6). */
+function isDnsServer(value: string): boolean {
+  if (isIP(value) !== 0) return true;
+  const withPort = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  if (!withPort) return false;
+  const [, ipv6, ipv4, port] = withPort;
+  const portNumber = Number(port);
+  return portNumber >= 1 && portNumber <= 65_535 && (ipv6 ? isIP(ipv6) === 6 : isIP(ipv4 ?? '') === 4);
 }
 
 /** An OpenID issuer is an https URL without query or fragment; plain http only for a provider on this machine. */
@@ -289,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     google: googleConfig(e),
     ssoTrustedIdpOrigins: e.SSO_TRUSTED_IDP_ORIGINS,
+    dnsServers: e.DNS_SERVERS,
     productName: e.PRODUCT_NAME,
     sellerAddressLines: e.SELLER_ADDRESS.split('|')
       .map((line) => line.trim())
@@ -309,6 +348,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerAccount: e.RATE_LIMIT_MAX_PER_ACCOUNT,
       mailPerAddress: e.RATE_LIMIT_MAIL_PER_ADDRESS,
       mailPerIp: e.RATE_LIMIT_MAIL_PER_IP,
+    },
+    cardAttemptLimits: {
+      member: e.CARD_ATTEMPTS_PER_MEMBER,
+      organization: e.CARD_ATTEMPTS_PER_ORGANIZATION,
+      ip: e.CARD_ATTEMPTS_PER_IP,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     devMailbox: e.NODE_ENV !== 'production' && (e.DEV_MAILBOX === 'true' || (e.DEV_MAILBOX === 'auto' && isLoopbackHost(e.HOST))),

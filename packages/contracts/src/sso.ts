@@ -155,6 +155,12 @@ export const SSO_DOMAIN_CHECK_ERRORS = [
 ] as const;
 export type SsoDomainCheckError = (typeof SSO_DOMAIN_CHECK_ERRORS)[number];
 
+/**
+ * How long a verified domain's record may be missing (every re-check in that time finding no record,
+ * or another token) before the domain goes back to pending. DNS that does not answer never counts.
+ */
+export const SSO_DOMAIN_VERIFIED_GRACE_HOURS = 72;
+
 /** The host name under the domain that holds the proof of ownership. */
 export const SSO_DOMAIN_CHALLENGE_PREFIX = '_portal-challenge';
 /** The TXT record's value is this prefix and the domain's token. */
@@ -165,6 +171,11 @@ export const SsoEmailDomainSchema = z.object({
   status: z.enum(SSO_EMAIL_DOMAIN_STATUSES),
   /** The TXT record to add to the domain's DNS: its full name and its value. */
   record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+  /**
+   * While verified: when DNS last showed the record (set by Verify, renewed by each re-check that
+   * finds it). A verified domain whose record has been missing for SSO_DOMAIN_VERIFIED_GRACE_HOURS
+   * goes back to pending; null while pending.
+   */
   verifiedAt: z.string().nullable(),
   /** When DNS was last asked (by Verify or the scheduled re-check). */
   checkedAt: z.string().nullable(),

@@ -1,14 +1,13 @@
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
-  isFreeMailAddress,
   PasswordResetRequestSchema,
   ResendVerificationRequestSchema,
   SignUpRequestSchema,
   messageText,
   strongPasswordField,
 } from '@portal/contracts';
-import { betterAuth } from 'better-auth';
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { emailOTP } from 'better-auth/plugins/email-otp';
@@ -23,7 +22,8 @@ import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
-import { portalSso, providerIdOfReturn, ssoDatabaseHooks, ssoMembership } from './sso.ts';
+import { isFreeMailAddress } from './free-mail.ts';
+import { portalSso, providerIdOfReturn, ssoDatabaseHooks, ssoMembership, withSsoAddressRules } from './sso.ts';
 import { awaitsSecondFactor, portalTwoFactor, usedTotpCodes } from './two-factor.ts';
 
 const SESSION_COOKIE_PREFIX = 'portal';
@@ -85,6 +85,11 @@ function googleSignIn(google: GoogleConfig) {
 /** The rules of the forms behind these endpoints, held on the server exactly as in the forms. */
 const FORM_SCHEMAS: Record<string, z.ZodType> = {
   '/sign-up/email': SignUpRequestSchema.extend({
+    // The form checks the spec's seven providers; the server also refuses the maintained list (decision 032).
+    email: SignUpRequestSchema.shape.email.refine(
+      (email) => !isFreeMailAddress(email),
+      'signupForm.email.validation.corporate.lambda.error',
+    ),
     // The display name starts as the address's local part; it is stored, so it is bounded too.
     name: z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(255, 'validation.tooLong'),
   }),
@@ -122,7 +127,8 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     }
   };
   const attempts = codeAttempts(db);
-  const ssoHooks = ssoDatabaseHooks(ssoMembership(db));
+  const membership = ssoMembership(db, log);
+  const ssoHooks = ssoDatabaseHooks(membership);
   const usedCodes = usedTotpCodes(db, secret);
   const linkTo = (pathname: string, params: Record<string, string>) =>
     `${config.publicUrl}${pathname}?${new URLSearchParams(params).toString()}`;
@@ -135,18 +141,23 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     // Organisations' identity providers on a private network are fetched only when the operator
     // trusts their origin (the SSO plugin refuses non-public hosts otherwise).
     trustedOrigins: [config.publicUrl, ...config.ssoTrustedIdpOrigins],
-    database: drizzleAdapter(db, {
-      provider: 'pg',
-      schema: {
-        user: schema.user,
-        session: schema.session,
-        account: schema.account,
-        verification: schema.verification,
-        jwks: schema.jwks,
-        twoFactor: schema.twoFactor,
-        ssoProvider: schema.ssoProvider,
-      },
-    }),
+    // SSO sign-ins' asserted addresses meet the portal's rules before the SSO plugin looks them up.
+    database: (options: BetterAuthOptions) =>
+      withSsoAddressRules(
+        drizzleAdapter(db, {
+          provider: 'pg',
+          schema: {
+            user: schema.user,
+            session: schema.session,
+            account: schema.account,
+            verification: schema.verification,
+            jwks: schema.jwks,
+            twoFactor: schema.twoFactor,
+            ssoProvider: schema.ssoProvider,
+          },
+        })(options),
+        membership,
+      ),
     // Rate limits are applied by the portal's own limiter (per IP and per account).
     rateLimit: { enabled: false },
     // better-auth's messages go to the portal's log, at its level and in its format.
@@ -181,9 +192,9 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     },
     // A Google sign-in whose address matches an existing user links to that user only when Google
     // and the portal have both verified the address (better-auth's defaults; decision 021).
-    // An organisation's identity provider signs in members it vouches for, linked by address to an
-    // existing verified user: the SSO hooks (sso.ts) then admit only this organisation's members or
-    // new people from its own domains, so no other organisation's user can be reached this way.
+    // An organisation's identity provider is linked by address to an existing user only under the
+    // SSO rules (sso.ts): a member of that organisation, or someone it invited, at a domain it proved
+    // by DNS; new people come from its proven domains or allow-list. Nobody else is reached this way.
     account: {
       accountLinking: {
         enabled: true,

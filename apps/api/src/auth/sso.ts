@@ -1,19 +1,22 @@
 import crypto from 'node:crypto';
+import { tryGetCurrentAuthEndpointContext } from '@better-auth/core/context';
+import type { DBAdapter } from '@better-auth/core/db/adapter';
 import { sso } from '@better-auth/sso';
 import {
   ERROR_DEFINITIONS,
   SUPER_ADMIN_ROLE,
   defaultErrorMessage,
-  formatMessage,
+  isValidEmail,
   messageText,
   type ErrorCode,
 } from '@portal/contracts';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
+import { isOpenInvitation, lockOrganizationAndCountSeats } from '../db/organization-seats.ts';
 import * as schema from '../db/schema.ts';
-import { lockOrganizationAndCountSeats } from '../db/organization-seats.ts';
 
 /** Every organisation's identity provider has this id, so the URLs pasted into the IdP never change. */
 export function ssoProviderIdOf(organizationId: string): string {
@@ -74,6 +77,8 @@ export function uuidV7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+type OrganizationRow = typeof schema.organization.$inferSelect;
+
 async function organizationOfProvider(executor: Db | Tx, providerId: string) {
   const [row] = await executor
     .select({ organization: schema.organization })
@@ -84,108 +89,290 @@ async function organizationOfProvider(executor: Db | Tx, providerId: string) {
   return row.organization;
 }
 
-/** Whether a new member with this address may join: an owned email domain, or an allowed address. */
-async function isAdmitted(
-  executor: Db | Tx,
-  organization: typeof schema.organization.$inferSelect,
-  email: string,
-) {
-  const address = email.trim().toLowerCase();
-  if (organization.ssoAllowedEmails.includes(address)) return true;
+/**
+ * What the organisation's own rules say of an address, before anything about who has it: proven
+ * when its domain is one the organisation verified by DNS, admitted (may make a new member) when
+ * proven or on the allow-list.
+ */
+async function standingOf(executor: Db | Tx, organization: OrganizationRow, address: string) {
   const domain = address.slice(address.lastIndexOf('@') + 1);
-  const [owned] = await executor
+  const [verified] = await executor
     .select({ domain: schema.ssoEmailDomain.domain })
     .from(schema.ssoEmailDomain)
     .where(
       and(
         eq(schema.ssoEmailDomain.organizationId, organization.id),
         eq(schema.ssoEmailDomain.domain, domain),
+        isNotNull(schema.ssoEmailDomain.verifiedAt),
       ),
     );
-  return Boolean(owned);
+  const proven = Boolean(verified);
+  return { proven, admitted: proven || organization.ssoAllowedEmails.includes(address) };
+}
+
+/** The portal user with this address: their organisation, whether the address is verified, and their ways to sign in. */
+async function personWithAddress(executor: Db | Tx, address: string) {
+  const [person] = await executor
+    .select({
+      id: schema.user.id,
+      emailVerified: schema.user.emailVerified,
+      organizationId: schema.member.organizationId,
+      signInMethods: sql<number>`count(${schema.account.id})::int`,
+    })
+    .from(schema.user)
+    .leftJoin(schema.member, eq(schema.member.userId, schema.user.id))
+    .leftJoin(schema.account, eq(schema.account.userId, schema.user.id))
+    .where(eq(schema.user.email, address))
+    .groupBy(schema.user.id, schema.member.organizationId);
+  return person;
+}
+
+type Person = NonNullable<Awaited<ReturnType<typeof personWithAddress>>>;
+
+/** The organisation's open invitation of this address (locked in a transaction: one join uses it). */
+async function openInvitationOf(executor: Db | Tx, organizationId: string, address: string, lock: boolean) {
+  const query = executor
+    .select()
+    .from(schema.invitation)
+    .where(
+      and(
+        eq(schema.invitation.organizationId, organizationId),
+        eq(schema.invitation.email, address),
+        isOpenInvitation,
+        gt(schema.invitation.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  const [row] = await (lock ? query.for('update') : query);
+  return row;
+}
+
+type InvitationRow = typeof schema.invitation.$inferSelect;
+
+/** Whether an SSO sign-in may go on, and as what; a refusal names its reason for the server log only. */
+type Verdict =
+  | { admit: 'member' }
+  | { admit: 'join'; invitation: InvitationRow | undefined }
+  | { refuse: ErrorCode; reason: string };
+
+/**
+ * Who an organisation's identity provider may sign in (docs/security.md, SSO trust model):
+ * - its members, and people it invited who have a portal user but no organisation, when the address
+ *   is at a domain it proved and the portal has verified it: an existing user is never linked
+ *   because of a mere claim, and never taken from another organisation;
+ * - new people (nobody can sign in with the address yet) from a proven domain or the allow-list.
+ * A refusal tells nothing of the person: an address the organisation does not admit is answered
+ * NOT_IN_WHITELIST whoever has it (§8, the truth for this organisation); an admitted address that
+ * belongs to someone the organisation may not take is answered with the one SSO_SIGN_IN_REFUSED.
+ */
+function verdictOf(
+  organization: OrganizationRow,
+  standing: { proven: boolean; admitted: boolean },
+  person: Person | undefined,
+  invitation: InvitationRow | undefined,
+): Verdict {
+  const refused = (reason: string): Verdict => ({
+    refuse: standing.admitted ? 'SSO_SIGN_IN_REFUSED' : 'NOT_IN_WHITELIST',
+    reason,
+  });
+  // A user nobody can sign in as (one a refused SSO sign-in left behind) is as good as new.
+  if (person && (person.signInMethods > 0 || person.organizationId !== null)) {
+    if (person.organizationId !== null && person.organizationId !== organization.id)
+      return refused('member of another organisation');
+    if (!standing.proven) return refused('existing user at a domain the organisation has not proven');
+    if (!person.emailVerified) return refused('existing user whose address is not verified');
+    if (person.organizationId === organization.id) return { admit: 'member' };
+    if (!invitation) return refused('existing user without an invitation');
+    return { admit: 'join', invitation };
+  }
+  if (!standing.admitted) return { refuse: 'NOT_IN_WHITELIST', reason: 'address neither proven nor allowed' };
+  return { admit: 'join', invitation };
+}
+
+/** The address an identity provider asserted, as the portal compares addresses; undefined when it is not one. */
+export function normalizedSsoAddress(asserted: string): string | undefined {
+  const address = asserted.trim().toLowerCase();
+  return isValidEmail(address) ? address : undefined;
 }
 
 /** Whether the organisation has a seat left: members and open invitations hold them (as invitations count). */
-async function lockOrganizationWithFreeSeat(tx: Tx, organization: typeof schema.organization.$inferSelect) {
+async function lockOrganizationWithFreeSeat(tx: Tx, organization: OrganizationRow) {
   const seats = await lockOrganizationAndCountSeats(tx, organization.id);
-  if (seats.members + seats.openInvitations >= organization.memberLimit) throw refusal('USER_LIMIT_REACHED');
+  return seats.members + seats.openInvitations < organization.memberLimit;
 }
 
 /**
- * Just-in-time membership: the rules an SSO sign-in follows before a user or a sign-in method is
- * written, so a refused person leaves nothing behind. A user who is a member already must be one of
- * this organisation; anyone else joins it with its default role and applications, from its email
- * domains or allow-list, while a seat is free.
+ * The rules an SSO sign-in follows (verdictOf), at each step the SSO plugin takes: before it looks
+ * the asserted address up, before it makes a new user, before it links the sign-in method to a
+ * user (where the person joins, in one transaction under the organisation's seat lock), and before
+ * the session. A refused person leaves nothing behind; the reason goes to the server log only.
  */
-export function ssoMembership(db: Db) {
+export function ssoMembership(db: Db, log: FastifyBaseLogger) {
+  function refuse(code: ErrorCode, detail: Record<string, unknown>): APIError {
+    log.warn({ sso: { ...detail, answered: code } }, 'single sign-on refused');
+    return refusal(code);
+  }
+
+  /** The verdict's refusal as an error to throw; its admission otherwise. */
+  function admission(verdict: Verdict, detail: Record<string, unknown>) {
+    if ('refuse' in verdict) throw refuse(verdict.refuse, { ...detail, reason: verdict.reason });
+    return verdict;
+  }
+
   return {
-    /** Before a new user is made by an SSO sign-in: refused, or given an SSO member's kind of id. */
-    async beforeUserCreated(user: { email: string }, providerId: string) {
+    /**
+     * Before the plugin looks up the user with the asserted address: the address trimmed,
+     * lower-cased and checked as sign-up checks it, and anyone the rules refuse refused now, so the
+     * plugin's own linking never reaches them. Answers the address to look up.
+     */
+    async beforeAddressLookup(asserted: string, providerId: string): Promise<string> {
+      const address = normalizedSsoAddress(asserted);
+      if (!address) throw refuse('SSO_SIGN_IN_REFUSED', { providerId, reason: 'not a valid address', asserted });
       const organization = await organizationOfProvider(db, providerId);
-      if (!(await isAdmitted(db, organization, user.email))) throw refusal('NOT_IN_WHITELIST');
-      await db.transaction((tx) => lockOrganizationWithFreeSeat(tx, organization));
-      // The identity provider vouches for the address, from a domain the organisation owns or allows.
-      return { id: uuidV7(), emailVerified: true };
+      const person = await personWithAddress(db, address);
+      const verdict = verdictOf(
+        organization,
+        await standingOf(db, organization, address),
+        person,
+        await openInvitationOf(db, organization.id, address, false),
+      );
+      admission(verdict, { providerId, organizationId: organization.id, userId: person?.id, address });
+      return address;
     },
 
-    /** Before the SSO sign-in method is linked to a user: the user is, or becomes, a member here. */
+    /** Before a new user is made by an SSO sign-in: refused, or given an SSO member's kind of id and the normalised address. */
+    async beforeUserCreated(user: { email: string }, providerId: string) {
+      const address = normalizedSsoAddress(user.email);
+      if (!address) throw refuse('SSO_SIGN_IN_REFUSED', { providerId, reason: 'not a valid address', asserted: user.email });
+      const organization = await organizationOfProvider(db, providerId);
+      const detail = { providerId, organizationId: organization.id, address };
+      const verdict = admission(
+        verdictOf(
+          organization,
+          await standingOf(db, organization, address),
+          undefined,
+          await openInvitationOf(db, organization.id, address, false),
+        ),
+        detail,
+      );
+      const invitation = verdict.admit === 'join' ? verdict.invitation : undefined;
+      // An invitation holds its seat already.
+      if (!invitation && !(await db.transaction((tx) => lockOrganizationWithFreeSeat(tx, organization))))
+        throw refuse('USER_LIMIT_REACHED', { ...detail, reason: 'no seat left' });
+      // The identity provider vouches for the address, from a domain the organisation proved or an address it allows.
+      return { id: uuidV7(), email: address, emailVerified: true };
+    },
+
+    /**
+     * Before the SSO sign-in method is linked to a user: the user is a member here, or joins now —
+     * with their invitation's role and applications (the invitation is then confirmed), or the
+     * organisation's defaults while a seat is free.
+     */
     async beforeAccountLinked(userId: string, providerId: string) {
       const organization = await organizationOfProvider(db, providerId);
       await db.transaction(async (tx) => {
-        const [user] = await tx
-          .select({
-            email: schema.user.email,
-            name: schema.user.name,
-            organizationId: schema.member.organizationId,
-          })
-          .from(schema.user)
-          .leftJoin(schema.member, eq(schema.member.userId, schema.user.id))
-          .where(eq(schema.user.id, userId));
-        if (!user) throw refusal('NOT_IN_WHITELIST');
-        if (user.organizationId === organization.id) return;
-        if (user.organizationId !== null)
-          throw new APIError('FORBIDDEN', {
-            code: 'MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG',
-            message: formatMessage('invitation.error.memberInOtherOrg', { email: user.email }),
-          });
-        if (!(await isAdmitted(tx, organization, user.email))) throw refusal('NOT_IN_WHITELIST');
-        await lockOrganizationWithFreeSeat(tx, organization);
-        const memberId = uuidV7();
-        await tx.insert(schema.member).values({
-          id: memberId,
-          organizationId: organization.id,
-          userId,
-          displayName: user.name.trim() || user.email,
-          roleId: organization.ssoDefaultRoleId,
-          allApplications: organization.ssoDefaultAllApplications,
-        });
-        if (!organization.ssoDefaultAllApplications) {
-          await tx.insert(schema.memberApplicationScope).select(
-            tx
-              .select({
-                memberId: sql<string>`${memberId}`.as('member_id'),
-                applicationId: schema.ssoDefaultApplicationScope.applicationId,
-              })
-              .from(schema.ssoDefaultApplicationScope)
-              .where(eq(schema.ssoDefaultApplicationScope.organizationId, organization.id)),
-          );
-        }
+        const hasSeat = await lockOrganizationWithFreeSeat(tx, organization);
+        const [user] = await tx.select({ email: schema.user.email, name: schema.user.name }).from(schema.user).where(eq(schema.user.id, userId));
+        const detail = { providerId, organizationId: organization.id, userId };
+        if (!user) throw refuse('SSO_SIGN_IN_REFUSED', { ...detail, reason: 'user not found' });
+        const verdict = admission(
+          verdictOf(
+            organization,
+            await standingOf(tx, organization, user.email),
+            await personWithAddress(tx, user.email),
+            await openInvitationOf(tx, organization.id, user.email, true),
+          ),
+          { ...detail, address: user.email },
+        );
+        if (verdict.admit === 'member') return;
+        const { invitation } = verdict;
+        if (!invitation && !hasSeat) throw refuse('USER_LIMIT_REACHED', { ...detail, reason: 'no seat left' });
+        await joinOrganization(tx, organization, { userId, displayName: user.name.trim() || user.email }, invitation);
       });
     },
 
     /**
-     * Before any other sign-in makes a session: a member of an organisation that requires SSO must
-     * use it, except its super-admins, whose password stays the way in when the IdP fails.
+     * Before a session is made. An SSO sign-in ends in a session only for a member of the
+     * provider's organisation (a sign-in method linked earlier to someone who is not is refused).
+     * Any other sign-in of a member of an organisation that requires SSO must use it, except its
+     * super-admins, whose password stays the way in when the IdP fails.
      */
-    async beforeSessionCreated(userId: string) {
+    async beforeSessionCreated(userId: string, ssoProviderId: string | undefined) {
       const [row] = await db
-        .select({ enforcedSso: schema.organization.enforcedSso, roleId: schema.member.roleId })
+        .select({
+          organizationId: schema.member.organizationId,
+          enforcedSso: schema.organization.enforcedSso,
+          roleId: schema.member.roleId,
+        })
         .from(schema.member)
         .innerJoin(schema.organization, eq(schema.organization.id, schema.member.organizationId))
         .where(eq(schema.member.userId, userId));
+      if (ssoProviderId) {
+        const organization = await organizationOfProvider(db, ssoProviderId);
+        if (row?.organizationId !== organization.id)
+          throw refuse('SSO_SIGN_IN_REFUSED', {
+            providerId: ssoProviderId,
+            organizationId: organization.id,
+            userId,
+            reason: 'signed-in user is not a member of the organisation',
+          });
+        return;
+      }
       if (row?.enforcedSso && row.roleId !== SUPER_ADMIN_ROLE) throw refusal('SSO_REQUIRED');
     },
   };
+}
+
+/**
+ * A new member of the organisation: with their invitation's role and applications (still in the
+ * organisation and not deleted), which is confirmed, or with the organisation's SSO defaults.
+ */
+async function joinOrganization(
+  tx: Tx,
+  organization: OrganizationRow,
+  user: { userId: string; displayName: string },
+  invitation: InvitationRow | undefined,
+) {
+  const memberId = uuidV7();
+  const allApplications = invitation ? invitation.applicationIds === null : organization.ssoDefaultAllApplications;
+  await tx.insert(schema.member).values({
+    id: memberId,
+    organizationId: organization.id,
+    userId: user.userId,
+    displayName: user.displayName,
+    roleId: invitation?.roleId ?? organization.ssoDefaultRoleId,
+    allApplications,
+  });
+  if (invitation) {
+    await tx
+      .update(schema.invitation)
+      .set({ status: 'confirmed', updatedAt: new Date() })
+      .where(eq(schema.invitation.id, invitation.id));
+    if (invitation.applicationIds?.length)
+      await tx.insert(schema.memberApplicationScope).select(
+        tx
+          .select({ memberId: sql<string>`${memberId}`.as('member_id'), applicationId: schema.application.id })
+          .from(schema.application)
+          .where(
+            and(
+              eq(schema.application.organizationId, organization.id),
+              inArray(schema.application.id, invitation.applicationIds),
+              ne(schema.application.state, 'deleted'),
+            ),
+          ),
+      );
+    return;
+  }
+  if (!allApplications)
+    await tx.insert(schema.memberApplicationScope).select(
+      tx
+        .select({
+          memberId: sql<string>`${memberId}`.as('member_id'),
+          applicationId: schema.ssoDefaultApplicationScope.applicationId,
+        })
+        .from(schema.ssoDefaultApplicationScope)
+        .where(eq(schema.ssoDefaultApplicationScope.organizationId, organization.id)),
+    );
 }
 
 export type SsoMembership = ReturnType<typeof ssoMembership>;
@@ -208,10 +395,45 @@ export function ssoDatabaseHooks(membership: SsoMembership) {
       return undefined;
     },
     sessionCreateBefore: async (session: { userId: string }, context: EndpointContext | null) => {
-      if (ssoProviderOf(context)) return undefined;
-      await membership.beforeSessionCreated(session.userId);
+      await membership.beforeSessionCreated(session.userId, ssoProviderOf(context));
       return undefined;
     },
+  };
+}
+
+/** The one lookup of a user by address a query can be: `where email = …` and nothing else. */
+function addressLookedUp(query: { model: string; where?: { field: string; value?: unknown }[] }) {
+  const [clause, ...others] = query.where ?? [];
+  if (query.model !== 'user' || others.length > 0 || clause?.field !== 'email') return undefined;
+  return typeof clause.value === 'string' ? clause.value : undefined;
+}
+
+/** A lookup of the asserted address, normalised or refused by the SSO rules first when an SSO sign-in returns. */
+function withAddressRules<Adapter extends Pick<DBAdapter, 'findOne'>>(adapter: Adapter, membership: SsoMembership): Adapter {
+  return {
+    ...adapter,
+    async findOne(query: Parameters<DBAdapter['findOne']>[0]) {
+      const providerId = ssoProviderOf(tryGetCurrentAuthEndpointContext() as EndpointContext | undefined);
+      const [clause, ...others] = query.where ?? [];
+      const isAddressLookup = query.model === 'user' && clause?.field === 'email' && others.length === 0;
+      if (!providerId || !isAddressLookup || typeof clause.value !== 'string') return adapter.findOne(query);
+      const address = await membership.beforeAddressLookup(clause.value, providerId);
+      return adapter.findOne({ ...query, where: [{ ...clause, value: address }] });
+    },
+  };
+}
+
+/**
+ * better-auth's database adapter with the SSO rules before the plugin's lookup of the asserted
+ * address. The plugin reads the address from the IdP as it came and looks its user up before any
+ * hook of its own runs, so this is where the address is trimmed, lower-cased and checked (or
+ * refused), and where people the portal may not link are refused before the plugin could link them.
+ */
+export function withSsoAddressRules(adapter: DBAdapter, membership: SsoMembership): DBAdapter {
+  return {
+    ...withAddressRules(adapter, membership),
+    transaction: (callback) =>
+      adapter.transaction((transactionAdapter) => callback(withAddressRules(transactionAdapter, membership))),
   };
 }
 
@@ -267,8 +489,9 @@ export function portalSso(db: Db): BetterAuthPlugin[] {
     signInByOrganizationDomain(db),
     sso({
       organizationProvisioning: { disabled: true },
-      // Only a verified provider's sign-ins link to existing users with the same address; the
-      // portal marks its providers verified and lets its own rules (above) decide who may be linked.
+      // The plugin links a sign-in to an existing user only for a provider marked verified, at the
+      // domains in its list: the portal marks its providers verified, lists only the domains an
+      // organisation proved by DNS (modules/sso), and its own rules (above) decide before the plugin.
       domainVerification: { enabled: true },
       saml: {
         requireTimestamps: true,

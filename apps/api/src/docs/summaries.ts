@@ -66,6 +66,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'DELETE /api/v1/sso/connection': 'Disconnect the identity provider (single sign-on stops being required)',
   'PUT /api/v1/sso/settings':
     'The SSO domain, owned email domains, allowed addresses, new members’ role and applications, and whether SSO is required',
+  'POST /api/v1/sso/email-domains/{domain}/verify':
+    "Check a listed email domain's DNS TXT record now: verified, or why it is still pending",
 
   'GET /api/v1/invitations/': 'Pending invitations',
   'POST /api/v1/invitations/': 'Invite people by address, with a role and application access',

@@ -1,4 +1,5 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import { SUPER_ADMIN_ROLE } from '@portal/contracts';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
@@ -27,13 +28,6 @@ export async function upsertProvider(executor: Executor, values: typeof schema.s
     .onConflictDoUpdate({ target: schema.ssoProvider.organizationId, set: { ...changes, updatedAt: new Date() } });
 }
 
-export async function setProviderDomain(executor: Executor, organizationId: string, domain: string) {
-  await executor
-    .update(schema.ssoProvider)
-    .set({ domain, updatedAt: new Date() })
-    .where(eq(schema.ssoProvider.organizationId, organizationId));
-}
-
 export async function deleteProvider(executor: Executor, organizationId: string) {
   await executor.delete(schema.ssoProvider).where(eq(schema.ssoProvider.organizationId, organizationId));
 }
@@ -46,34 +40,132 @@ export async function deleteProviderAccounts(executor: Executor, providerId: str
   await executor.delete(schema.account).where(eq(schema.account.providerId, providerId));
 }
 
-export async function emailDomainsOf(executor: Executor, organizationId: string): Promise<string[]> {
-  const rows = await executor
-    .select({ domain: schema.ssoEmailDomain.domain })
+export type EmailDomainRow = typeof schema.ssoEmailDomain.$inferSelect;
+
+/** The email domains the organisation lists, with their proof state. */
+export async function emailDomainsOf(executor: Executor, organizationId: string): Promise<EmailDomainRow[]> {
+  return executor
+    .select()
     .from(schema.ssoEmailDomain)
     .where(eq(schema.ssoEmailDomain.organizationId, organizationId))
     .orderBy(schema.ssoEmailDomain.domain);
-  return rows.map((row) => row.domain);
 }
 
-/** The domains among these that another organisation owns. */
-export async function domainsOwnedElsewhere(executor: Executor, organizationId: string, domains: readonly string[]) {
+export async function findEmailDomain(executor: Executor, organizationId: string, domain: string) {
+  const [row] = await executor
+    .select()
+    .from(schema.ssoEmailDomain)
+    .where(and(eq(schema.ssoEmailDomain.organizationId, organizationId), eq(schema.ssoEmailDomain.domain, domain)));
+  return row;
+}
+
+/** The domains among these that another organisation has verified (pending claims elsewhere do not count). */
+export async function domainsVerifiedElsewhere(
+  executor: Executor,
+  organizationId: string,
+  domains: readonly string[],
+): Promise<string[]> {
   if (domains.length === 0) return [];
   const rows = await executor
     .select({ domain: schema.ssoEmailDomain.domain })
     .from(schema.ssoEmailDomain)
     .where(
-      and(inArray(schema.ssoEmailDomain.domain, [...domains]), ne(schema.ssoEmailDomain.organizationId, organizationId)),
+      and(
+        inArray(schema.ssoEmailDomain.domain, [...domains]),
+        ne(schema.ssoEmailDomain.organizationId, organizationId),
+        isNotNull(schema.ssoEmailDomain.verifiedAt),
+      ),
     );
   return rows.map((row) => row.domain);
 }
 
+/**
+ * The organisation lists exactly these domains: those it lists already keep their token and proof,
+ * new ones start pending with a token of their own, and the others are removed.
+ */
 export async function replaceEmailDomains(executor: Executor, organizationId: string, domains: readonly string[]) {
-  await executor.delete(schema.ssoEmailDomain).where(eq(schema.ssoEmailDomain.organizationId, organizationId));
-  if (domains.length > 0)
-    await executor.insert(schema.ssoEmailDomain).values(
-      domains.map((domain) => ({ domain, organizationId, verificationToken: crypto.randomUUID().replaceAll('-', '') })),
+  await executor
+    .delete(schema.ssoEmailDomain)
+    .where(
+      and(
+        eq(schema.ssoEmailDomain.organizationId, organizationId),
+        domains.length > 0 ? notInArray(schema.ssoEmailDomain.domain, [...domains]) : undefined,
+      ),
     );
+  if (domains.length > 0)
+    await executor
+      .insert(schema.ssoEmailDomain)
+      .values(domains.map((domain) => ({ domain, organizationId, verificationToken: newVerificationToken() })))
+      .onConflictDoNothing({ target: [schema.ssoEmailDomain.organizationId, schema.ssoEmailDomain.domain] });
 }
+
+/** 128 random bits, the secret part of the TXT record: only the organisation that lists the domain sees it. */
+function newVerificationToken(): string {
+  return crypto.randomBytes(16).toString('hex');
+}
+
+/** The row as it was read, still listed with the same token: a check never writes over a domain removed and listed again. */
+function sameClaim(row: Pick<EmailDomainRow, 'organizationId' | 'domain' | 'verificationToken'>) {
+  return and(
+    eq(schema.ssoEmailDomain.organizationId, row.organizationId),
+    eq(schema.ssoEmailDomain.domain, row.domain),
+    eq(schema.ssoEmailDomain.verificationToken, row.verificationToken),
+  );
+}
+
+/** A check's outcome: when DNS was asked, what went wrong, and the proof's time (renewed, kept or withdrawn). */
+export async function recordEmailDomainCheck(
+  executor: Executor,
+  row: EmailDomainRow,
+  values: Pick<EmailDomainRow, 'checkedAt' | 'checkError' | 'verifiedAt'>,
+) {
+  await executor.update(schema.ssoEmailDomain).set(values).where(sameClaim(row));
+}
+
+/**
+ * The organisation's provider links existing users only at its verified domains (the SSO plugin reads
+ * this comma-separated list); without any, the provider id, which matches no address. Computed from
+ * the committed rows in one statement, so the last of several changes leaves the right list.
+ */
+export async function syncProviderDomain(executor: Executor, organizationId: string) {
+  const domains = schema.ssoEmailDomain;
+  await executor
+    .update(schema.ssoProvider)
+    .set({
+      domain: sql`coalesce((SELECT string_agg(${domains.domain}, ',' ORDER BY ${domains.domain}) FROM ${domains} WHERE ${domains.organizationId} = ${organizationId} AND ${domains.verifiedAt} IS NOT NULL), ${schema.ssoProvider.providerId})`,
+      updatedAt: new Date(),
+    })
+    .where(eq(schema.ssoProvider.organizationId, organizationId));
+}
+
+/**
+ * Domains whose proof is due a re-check: verified ones daily, pending ones hourly in the week after
+ * they were listed and daily after that.
+ */
+export async function emailDomainsDueForCheck(executor: Executor, now: Date, limit: number) {
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  const dayAgo = new Date(now.getTime() - 24 * HOUR_MS);
+  const weekAgo = new Date(now.getTime() - 7 * 24 * HOUR_MS);
+  const checkedBefore = (time: Date) =>
+    or(isNull(schema.ssoEmailDomain.checkedAt), lt(schema.ssoEmailDomain.checkedAt, time));
+  return executor
+    .select()
+    .from(schema.ssoEmailDomain)
+    .where(
+      or(
+        checkedBefore(dayAgo),
+        and(
+          isNull(schema.ssoEmailDomain.verifiedAt),
+          gt(schema.ssoEmailDomain.createdAt, weekAgo),
+          checkedBefore(hourAgo),
+        ),
+      ),
+    )
+    .orderBy(sql`${schema.ssoEmailDomain.checkedAt} ASC NULLS FIRST`)
+    .limit(limit);
+}
+
+const HOUR_MS = 3_600_000;
 
 /** The default applications of new SSO members, with their names (for the page). */
 export async function defaultApplicationsOf(executor: Executor, organizationId: string) {

@@ -1,20 +1,28 @@
 import {
   SsoConnectionRequestSchema,
   SsoConnectionTestResponseSchema,
+  SsoEmailDomainParamsSchema,
   SsoSettingsRequestSchema,
   SsoSettingsSchema,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { dnsDomainProofLookup } from './email-domain-proof.ts';
 import { ssoService } from './sso.service.ts';
 
 /**
  * /api/v1/sso: the organisation's single sign-on, set up by its super-admin (beyond the spec). A
- * connection test reaches out to the identity provider, so it is limited per client like sign-in.
+ * connection test reaches out to the identity provider and a domain's Verify to DNS, so both are
+ * limited per client like sign-in.
  */
 export async function ssoRoutes(app: FastifyInstance) {
-  const service = ssoService({ db: app.database.db, config: app.config });
+  const service = ssoService({
+    db: app.database.db,
+    config: app.config,
+    domainProofLookup: dnsDomainProofLookup(app.config.dnsServers),
+    log: app.log,
+  });
   const { rateLimits } = app;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
@@ -49,5 +57,14 @@ export async function ssoRoutes(app: FastifyInstance) {
     '/settings',
     { schema: { body: SsoSettingsRequestSchema, response: { 200: SsoSettingsSchema } } },
     async (request) => service.updateSettings(requireSessionUser(request), request.body),
+  );
+
+  r.post(
+    '/email-domains/:domain/verify',
+    {
+      schema: { params: SsoEmailDomainParamsSchema, response: { 200: SsoSettingsSchema } },
+      onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-email-domain-verify'),
+    },
+    async (request) => service.verifyEmailDomain(requireSessionUser(request), request.params.domain),
   );
 }

@@ -1,13 +1,15 @@
 import {
   SUPER_ADMIN_ROLE,
-  isFreeMailAddress,
   type RoleId,
   type SsoConnection,
   type SsoConnectionRequest,
   type SsoConnectionTestResponse,
+  type SsoEmailDomain,
   type SsoSettings,
   type SsoSettingsRequest,
 } from '@portal/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { isFreeMailDomain } from '../../auth/free-mail.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import { serviceProviderUrls, ssoProviderIdOf } from '../../auth/sso.ts';
 import type { Config } from '../../config.ts';
@@ -23,19 +25,27 @@ import {
   type StoredSamlConfig,
 } from './identity-provider-check.ts';
 import {
+  challengeNameOf,
+  checkEmailDomain,
+  recordValueOf,
+  type DomainProofLookup,
+} from './email-domain-proof.ts';
+import {
   applicationsOfOrganization,
   defaultApplicationsOf,
   deleteProvider,
   deleteProviderAccounts,
-  domainsOwnedElsewhere,
+  domainsVerifiedElsewhere,
   emailDomainsOf,
   endSessionsOfNonSuperAdmins,
+  findEmailDomain,
   findProviderOfOrganization,
   organizationWithSsoDomain,
   replaceDefaultApplications,
   replaceEmailDomains,
-  setProviderDomain,
+  syncProviderDomain,
   upsertProvider,
+  type EmailDomainRow,
   type SsoProviderRow,
 } from './sso.repository.ts';
 
@@ -54,16 +64,30 @@ function presentConnection(provider: SsoProviderRow | undefined): SsoConnection 
   return null;
 }
 
-/**
- * The provider's domain field: the owned email domains, whose existing users the plugin may link
- * (and, without any, the provider id, which matches no address).
- */
-function providerDomainOf(emailDomains: readonly string[], providerId: string): string {
-  return emailDomains.length > 0 ? emailDomains.join(',') : providerId;
+/** A listed domain as the page shows it: its state, the record to publish and the last check's outcome. */
+function presentEmailDomain(row: EmailDomainRow): SsoEmailDomain {
+  return {
+    domain: row.domain,
+    status: row.verifiedAt ? 'verified' : 'pending',
+    record: { type: 'TXT', name: challengeNameOf(row.domain), value: recordValueOf(row.verificationToken) },
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    checkedAt: row.checkedAt?.toISOString() ?? null,
+    checkError: (row.checkError as SsoEmailDomain['checkError']) ?? null,
+  };
 }
 
 /** The organisation's Single sign-on page (beyond the spec): super-admins only. */
-export function ssoService({ db, config }: { db: Db; config: Config }) {
+export function ssoService({
+  db,
+  config,
+  domainProofLookup,
+  log,
+}: {
+  db: Db;
+  config: Config;
+  domainProofLookup: DomainProofLookup;
+  log: FastifyBaseLogger;
+}) {
   const trustedOrigins = config.ssoTrustedIdpOrigins;
 
   async function requireSuperAdmin(user: SessionUser) {
@@ -84,7 +108,7 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
       serviceProvider: serviceProviderUrls(config.publicUrl, providerId),
       connection: presentConnection(provider),
       domain: organization.ssoDomain,
-      emailDomains,
+      emailDomains: emailDomains.map(presentEmailDomain),
       allowedEmails: organization.ssoAllowedEmails,
       defaultRoleId: organization.ssoDefaultRoleId,
       defaultApplicationScopes: organization.ssoDefaultAllApplications ? null : defaultApplications,
@@ -140,9 +164,12 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
           userId: user.userId,
           providerId,
           organizationId: organization.id,
-          domain: providerDomainOf(await emailDomainsOf(tx, organization.id), providerId),
+          domain: providerId,
+          // The portal's own rules (auth/sso.ts) decide who may be linked; the plugin's check of
+          // this flag stands aside, and its domain list holds only proven domains (syncProviderDomain).
           domainVerified: true,
         });
+        await syncProviderDomain(tx, organization.id);
       });
       return settingsOf(organization);
     },
@@ -162,9 +189,7 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
       const organization = await requireSuperAdmin(user);
       const emailDomains = [...new Set(input.emailDomains)];
       const allowedEmails = [...new Set(input.allowedEmails)];
-      const freeMail = emailDomains.find((domain) => isFreeMailAddress(`someone@${domain}`));
-      if (freeMail)
-        throw new AppError('SSO_EMAIL_DOMAIN_FREE_MAIL', { field: 'emailDomains' });
+      if (emailDomains.some(isFreeMailDomain)) throw new AppError('SSO_EMAIL_DOMAIN_FREE_MAIL', { field: 'emailDomains' });
       const applicationIds = input.defaultApplicationScopes ? [...new Set(input.defaultApplicationScopes)] : null;
       try {
         const updated = await db.transaction(async (tx) => {
@@ -172,7 +197,8 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
           if (input.enforced && !provider) throw new AppError('SSO_NOT_CONFIGURED', { field: 'enforced' });
           const holder = await organizationWithSsoDomain(tx, input.domain);
           if (holder && holder.id !== organization.id) throw new AppError('SSO_DOMAIN_TAKEN', { field: 'domain' });
-          if ((await domainsOwnedElsewhere(tx, organization.id, emailDomains)).length > 0)
+          // A domain another organisation has proven stays theirs; claims still pending block nobody.
+          if ((await domainsVerifiedElsewhere(tx, organization.id, emailDomains)).length > 0)
             throw new AppError('SSO_EMAIL_DOMAIN_TAKEN', { field: 'emailDomains' });
           if (applicationIds) {
             const known = await applicationsOfOrganization(tx, organization.id, applicationIds);
@@ -180,8 +206,7 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
               throw new AppError('SSO_APPLICATION_NOT_FOUND', { field: 'defaultApplicationScopes' });
           }
           await replaceEmailDomains(tx, organization.id, emailDomains);
-          if (provider)
-            await setProviderDomain(tx, organization.id, providerDomainOf(emailDomains, provider.providerId));
+          await syncProviderDomain(tx, organization.id);
           await replaceDefaultApplications(tx, organization.id, applicationIds ?? []);
           if (input.enforced && !organization.enforcedSso) await endSessionsOfNonSuperAdmins(tx, organization.id);
           return updateOrganization(tx, organization.id, {
@@ -194,13 +219,23 @@ export function ssoService({ db, config }: { db: Db; config: Config }) {
         });
         return settingsOf(updated ?? organization);
       } catch (error) {
-        // Two organisations saving the same domain at once: the unique indexes decide.
-        const violation = uniqueViolationOf(error);
-        if (!violation) throw error;
-        if (violation.constraint === 'organization_sso_domain_idx')
+        // Two organisations saving the same SSO domain at once: the unique index decides.
+        if (uniqueViolationOf(error)?.constraint === 'organization_sso_domain_idx')
           throw new AppError('SSO_DOMAIN_TAKEN', { field: 'domain' });
-        throw new AppError('SSO_EMAIL_DOMAIN_TAKEN', { field: 'emailDomains' });
+        throw error;
       }
+    },
+
+    /**
+     * Verify on the page: DNS is asked for the domain's record now, and the answer recorded
+     * (verified, or why it is still pending). Answers the whole page's state either way.
+     */
+    async verifyEmailDomain(user: SessionUser, domain: string): Promise<SsoSettings> {
+      const organization = await requireSuperAdmin(user);
+      const row = await findEmailDomain(db, organization.id, domain);
+      if (!row) throw new AppError('SSO_EMAIL_DOMAIN_NOT_FOUND', { field: 'domain' });
+      await checkEmailDomain({ db, lookup: domainProofLookup, log }, row, new Date());
+      return settingsOf(organization);
     },
   };
 }

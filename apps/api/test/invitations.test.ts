@@ -124,6 +124,27 @@ describe('invitations', () => {
     expectApiError(await body({ applicationScopes: [] }), 400, 'VALIDATION_ERROR');
   });
 
+  it.each(['dev@gmail.com', 'dev@proton.me', 'dev@qq.com', 'Dev@Mail.Gmail.Com'])(
+    'refuses the free-mail address %s with CORPORATE_EMAIL_REQUIRED: nobody of the batch is invited or mailed',
+    async (freeMail) => {
+      const colleague = `colleague-of-${freeMail.split('@')[1]?.toLowerCase()}@invite.example.com`;
+      const refused = expectApiError(await invite(t.app, owner, [colleague, freeMail], 'portal.analyst'), 400, 'CORPORATE_EMAIL_REQUIRED');
+      expect(refused.field).toBe('emails');
+      expect(refused.message).toBe('Please sign up with your corporate email. Personal email addresses are not allowed.');
+      const open = (await listInvitations(owner)).results.map((i) => i.email);
+      expect(open).not.toContain(colleague);
+      expect(open).not.toContain(freeMail.toLowerCase());
+      expect(await mailsTo(t.app, colleague)).toEqual([]);
+      expect(await mailsTo(t.app, freeMail.toLowerCase())).toEqual([]);
+    },
+  );
+
+  it('invites a company subdomain named like a provider: outlook.invite-corp.com is not outlook.com', async () => {
+    const response = await invite(t.app, owner, ['dev@outlook.invite-corp.com'], 'portal.analyst');
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await mailsTo(t.app, 'dev@outlook.invite-corp.com')).toHaveLength(1);
+  });
+
   it('resend issues a new code: the old link stops working, the new one works', async () => {
     await invite(t.app, owner, ['resend@invite.example.com'], 'portal.analyst');
     const oldCode = await codeMailedTo('resend@invite.example.com');
@@ -237,7 +258,7 @@ describe('invitation limits', () => {
     expectApiError(await invite(t.app, owner, ['x@closed.example.com'], 'portal.analyst'), 403, 'ACCOUNT_INACTIVE');
     await t.database.db
       .update(schema.organization)
-      .set({ accountStatus: 'active', enforcedSso: true })
+      .set({ accountStatus: 'active', inactiveReason: null, enforcedSso: true })
       .where(eq(schema.organization.id, organizationId));
     expectApiError(await invite(t.app, owner, ['x@closed.example.com'], 'portal.analyst'), 403, 'SSO_ENFORCED');
   });

@@ -14,6 +14,7 @@ import {
   type VerifyInvitationResponse,
 } from '@portal/contracts';
 import { hashPassword, type Auth } from '../../auth/auth.ts';
+import { isFreeMailAddress } from '../../auth/free-mail.ts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
 import { isUniqueViolation, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -202,6 +203,8 @@ export function invitationsService(deps: InvitationsDeps) {
       assertAssignable(caller, roleId);
       const organizationId = caller.organization.id;
       const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
+      // Members sign in with corporate addresses, as at sign-up (§5, decision 032).
+      if (emails.some(isFreeMailAddress)) throw new AppError('CORPORATE_EMAIL_REQUIRED', { field: 'emails' });
       const applicationIds = await resolveApplicationScope(
         db,
         organizationId,

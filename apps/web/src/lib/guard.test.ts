@@ -171,6 +171,22 @@ describe('decideGuard', () => {
     ).toEqual({ type: 'redirect', to: '/sign-in-sso?error_description=USER_LIMIT_REACHED' });
   });
 
+  it('carries the refusal code along with the description to the SSO page', () => {
+    expect(
+      decideGuard(
+        input({
+          pathname: '/home',
+          search: '?error=SSO_REQUIRED&error_description=Use+your+identity+provider',
+          access: 'login',
+          account: { status: 'signed-out' },
+        }),
+      ),
+    ).toEqual({
+      type: 'redirect',
+      to: '/sign-in-sso?error=SSO_REQUIRED&error_description=Use+your+identity+provider',
+    });
+  });
+
   it('returns a refused personal Google address to the page the Google sign-in started from', () => {
     const refused = { pathname: '/home', access: 'login', account: { status: 'signed-out' } } as const;
     expect(

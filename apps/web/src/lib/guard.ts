@@ -103,7 +103,10 @@ export function decideGuard({
     if (isCorporateEmailRefusal(errorDescription)) {
       return redirect(`/${googleSignInStartedOn ?? 'login'}?${carried}`);
     }
-    return redirect(`/sign-in-sso?${carried}`);
+    // The code goes along too: /sign-in-sso shows only the wording of codes it knows (decision 029).
+    const refusal = new URLSearchParams(error === null ? {} : { [ERROR_PARAM]: error });
+    refusal.set(ERROR_DESCRIPTION_PARAM, errorDescription);
+    return redirect(`/sign-in-sso?${refusal}`);
   }
 
   // Nothing else opens until the second factor the organisation requires is set up; afterwards the

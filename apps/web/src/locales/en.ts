@@ -84,6 +84,8 @@ const uiText = {
   'sso.domain': 'Organization domain',
   'sso.domainRules': 'Organization domain rules',
   'sso.submit': 'Continue',
+  'sso.refusedGeneral':
+    'Single sign-on could not sign you in. Please try again; if it keeps failing, ask your administrator.',
 
   'verifyEmail.title': 'Verify your email',
   'verifyEmail.sent':

@@ -1,4 +1,4 @@
-import { SSO_DOMAIN_MAX_LENGTH } from '@portal/contracts';
+import { SSO_DOMAIN_MAX_LENGTH, type ErrorCode, type MessageKey } from '@portal/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useId, useRef } from 'react';
 import { useSearchParams } from 'react-router';
@@ -9,21 +9,40 @@ import { Stack, Text } from '../../../components/plain/layout';
 import classes from '../../../components/plain/plain.module.css';
 import { StatusAlert } from '../../../components/status-alert';
 import { submitErrorText } from '../../../lib/form-errors';
-import { ERROR_DESCRIPTION_PARAM } from '../../../lib/guard';
-import { useTranslation } from '../../../lib/i18n';
+import { ERROR_DESCRIPTION_PARAM, ERROR_PARAM } from '../../../lib/guard';
+import { useTranslation, type TranslationKey } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { sanitizeSsoDomain } from '../../../lib/sso-domain';
 import { useSsoSignIn } from '../api/sso-sign-in';
 
 /**
- * §8: two identity-provider refusals have their own wording; anything else is shown as sent. Beyond
- * the spec, a Google sign-in refused because the organisation requires single sign-on lands here too.
+ * The refusals an SSO sign-in may end with (apps/api/src/auth/sso.ts), and a Google sign-in refused
+ * because the organisation requires single sign-on, each shown in the portal's own words (§8).
  */
-function ssoErrorText(description: string): string {
-  if (description.includes('USER_LIMIT_REACHED')) return 'sso.error.userLimitReached';
-  if (description.includes('NOT_IN_WHITELIST')) return 'sso.error.notInWhitelist';
-  if (description.includes('SSO_REQUIRED')) return 'sso.error.required';
-  return description;
+const SSO_REFUSAL_WORDING = {
+  USER_LIMIT_REACHED: 'sso.error.userLimitReached',
+  NOT_IN_WHITELIST: 'sso.error.notInWhitelist',
+  SSO_SIGN_IN_REFUSED: 'sso.error.signInRefused',
+  SSO_REQUIRED: 'sso.error.required',
+  SSO_ORGANIZATION_NOT_FOUND: 'sso.error.organizationNotFound',
+  CORPORATE_EMAIL_REQUIRED: 'signupForm.email.validation.corporate.lambda.error',
+} as const satisfies Partial<Record<ErrorCode, MessageKey>>;
+
+type KnownRefusal = keyof typeof SSO_REFUSAL_WORDING;
+const isKnownRefusal = (code: string | undefined): code is KnownRefusal =>
+  code !== undefined && Object.hasOwn(SSO_REFUSAL_WORDING, code);
+
+/**
+ * What the page says about a refused sign-in: the wording of its code, taken from `error` or from the
+ * start of `error_description` (`CODE: message`), and one general message for anything else. The
+ * text itself is never shown: anyone can put a link with their own words in front of a person
+ * (decision 029, which overrides §8's "anything else shows its raw text").
+ */
+function ssoRefusalText(error: string | null, description: string | null): TranslationKey | null {
+  if (error === null && description === null) return null;
+  const leadingWord = description?.trim().match(/^[A-Za-z_]+(?=:|$)/)?.[0];
+  const code = [error ?? undefined, leadingWord].map((word) => word?.toUpperCase()).find(isKnownRefusal);
+  return code ? SSO_REFUSAL_WORDING[code] : 'sso.refusedGeneral';
 }
 
 const loadSsoDomainSchema = () => import('@portal/contracts/auth').then((auth) => auth.SsoDomainFormSchema);
@@ -52,7 +71,7 @@ function DomainRules() {
 export function SsoSignInPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const errorDescription = params.get(ERROR_DESCRIPTION_PARAM);
+  const refusal = ssoRefusalText(params.get(ERROR_PARAM), params.get(ERROR_DESCRIPTION_PARAM));
   const { mutate: startSso, isPending, error } = useSsoSignIn();
   const form = useSchemaForm({
     defaultValues: { domain: sanitizeSsoDomain(params.get('org') ?? '') },
@@ -74,7 +93,7 @@ export function SsoSignInPage() {
   return (
     <CenteredFrame title={t('sso.title')}>
       <Text>{t('sso.intro')}</Text>
-      {errorDescription && <StatusAlert kind="fail" message={ssoErrorText(errorDescription)} />}
+      <StatusAlert kind="fail" message={refusal} />
       <form onSubmit={form.handleSubmit(({ domain: requested }) => startSso(requested))} noValidate>
         <Stack>
           <StatusAlert kind="fail" message={submitErrorText(error)} />

@@ -8,7 +8,13 @@ import {
   strongPasswordField,
   TotpCodeFormSchema,
 } from './auth.ts';
-import { isFreeMailAddress, meetsPasswordPolicy } from './rules.ts';
+import {
+  domainOrParentMatches,
+  emailDomainOf,
+  isFreeMailAddress,
+  isNamedFreeMailDomain,
+  meetsPasswordPolicy,
+} from './rules.ts';
 
 const messagesOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
@@ -51,6 +57,33 @@ describe('sign-up form', () => {
     expect(SignUpRequestSchema.safeParse({ email: 'ann@acme.io', password: 'Str0ng!Passw0rd' }).success).toBe(
       true,
     );
+  });
+
+  it.each(['outlook.acme.com', 'gmail.acme.io', 'yahoo.acme.co', 'mail.outlook.acme.com', 'gmail-consulting.com'])(
+    'accepts %s: a provider name as a company subdomain is not the provider',
+    (domain) => {
+      expect(isFreeMailAddress(`ann@${domain}`)).toBe(false);
+      expect(
+        SignUpRequestSchema.safeParse({ email: `ann@${domain}`, password: 'Str0ng!Passw0rd' }).success,
+      ).toBe(true);
+    },
+  );
+
+  it.each(['yahoo.co.jp', 'hotmail.com.br', 'outlook.de', 'mail.gmail.com', 'eu.mail.yahoo.co.uk'])(
+    'refuses %s: a provider domain of the seven, or an address under one',
+    (domain) => {
+      expect(isFreeMailAddress(`someone@${domain}`)).toBe(true);
+    },
+  );
+
+  it('reads the domain whatever its case, spaces and trailing dot', () => {
+    expect(isFreeMailAddress('  Someone@Mail.GMAIL.com ')).toBe(true);
+    expect(isNamedFreeMailDomain('GMAIL.COM.')).toBe(true);
+    expect(isNamedFreeMailDomain('outlook.acme.com.')).toBe(false);
+  });
+
+  it('leaves the rest of the free-mail list to the server: proton.me passes the form', () => {
+    expect(isFreeMailAddress('someone@proton.me')).toBe(false);
   });
 
   it.each([
@@ -114,5 +147,24 @@ describe('second-factor code forms', () => {
     expect(messagesOf(BackupCodeFormSchema.safeParse({ code: '  ' }))).toEqual([
       'validation.backupCode.required',
     ]);
+  });
+});
+
+describe('domain matching', () => {
+  it('tries the domain and each parent domain, normalised', () => {
+    const tried: string[] = [];
+    domainOrParentMatches(' Mail.Gmail.COM. ', (candidate) => {
+      tried.push(candidate);
+      return false;
+    });
+    expect(tried).toEqual(['mail.gmail.com', 'gmail.com', 'com']);
+    expect(domainOrParentMatches('a.b.proton.me', (candidate) => candidate === 'proton.me')).toBe(true);
+    expect(domainOrParentMatches('proton.me.acme.com', (candidate) => candidate === 'proton.me')).toBe(false);
+  });
+
+  it('takes the domain after the last @', () => {
+    expect(emailDomainOf('  Ann@Acme.IO. ')).toBe('acme.io');
+    expect(emailDomainOf('gmail.com@acme.io')).toBe('acme.io');
+    expect(emailDomainOf('no-at-sign')).toBe('');
   });
 });

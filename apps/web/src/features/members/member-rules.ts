@@ -91,17 +91,22 @@ export function inviteButtonState(
   return account.accountStatus === 'active' && memberCount < account.memberLimit ? 'enabled' : 'disabled';
 }
 
-/** Refusals whose server message already carries the §8 wording, with the email or limit filled in. */
+/**
+ * Refusals whose server message already carries the spec's wording, with the email or limit filled
+ * in (§8), and the corporate-email rule (§5): the server refuses free-mail addresses the form does
+ * not know (decision 032).
+ */
 const WORDED_INVITE_ERRORS: readonly ErrorCode[] = [
   'INVITATION_LIMIT_EXCEEDED',
   'INVITATION_EMAIL_ALREADY_EXISTS',
   'MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG',
   'MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG',
+  'CORPORATE_EMAIL_REQUIRED',
 ];
 
 /**
- * What an invite or member edit failure shows (§8): the server's wording for the four invitation
- * refusals, 'Something went wrong' for anything else, nothing for network failures (already toasted).
+ * What an invite or member edit failure shows: the server's wording for the invitation refusals
+ * above, 'Something went wrong' for anything else, nothing for network failures (already toasted).
  */
 export function memberChangeErrorText(error: unknown): string | null {
   if (isToastedNetworkFailure(error)) return null;

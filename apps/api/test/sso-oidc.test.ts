@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
+import { DnsStandIn, proveEmailDomain } from './dns-stand-in.ts';
 import { OidcStandIn, type OidcIdentity } from './oidc-stand-in.ts';
 import {
   STRONG_PASSWORD,
@@ -10,10 +11,14 @@ import {
   cookieHeader,
   sessionCookieOf,
   expectApiError,
+  invite,
   joinOrganization,
   jsonRequest,
   setUpOrganization,
+  signIn,
   signInRequest,
+  signUp,
+  signUpVerifiedUser,
   ssoSettingsBody,
   useTestApp,
 } from './helper.ts';
@@ -26,8 +31,10 @@ import {
 const CLIENT = { clientId: 'acme-portal', clientSecret: 'acme-portal-secret' };
 const idp = await OidcStandIn.start(CLIENT);
 afterAll(() => idp.stop());
+const dns = await DnsStandIn.start();
+afterAll(() => dns.stop());
 
-const t = useTestApp(idp.portalEnv);
+const t = useTestApp({ ...idp.portalEnv, ...dns.portalEnv });
 
 /** What the web app's /sign-in-sso page sends (apps/web/src/features/auth/api/sso-sign-in.ts). */
 const signInBody = (organizationSlug: string) => ({
@@ -38,8 +45,11 @@ const signInBody = (organizationSlug: string) => ({
 
 let organizations = 0;
 
-/** A set-up organisation whose super-admin connected the stand-in, with its SSO domain and email domain. */
-async function ssoOrganization(settings: Record<string, unknown> = {}) {
+/**
+ * A set-up organisation whose super-admin connected the stand-in, with its SSO domain and email
+ * domain, proven through the local DNS server unless `proven` is false (then it stays pending).
+ */
+async function ssoOrganization(settings: Record<string, unknown> = {}, { proven = true } = {}) {
   organizations += 1;
   const emailDomain = `org${organizations}-sso.io`;
   const domain = `org-${organizations}`;
@@ -51,6 +61,7 @@ async function ssoOrganization(settings: Record<string, unknown> = {}) {
     { protocol: 'oidc', issuer: idp.issuer, ...CLIENT },
     ssoSettingsBody(domain, emailDomain, settings),
   );
+  if (proven) await proveEmailDomain(t.app, cookie, dns, emailDomain);
   const [row] = await t.database.db
     .select({ organizationId: schema.member.organizationId })
     .from(schema.member)
@@ -222,24 +233,17 @@ describe('existing members', () => {
     expect(account.hasPassword).toBe(true);
   });
 
-  it("refuses a member of another organisation, whatever this organisation's IdP says", async () => {
+  it("refuses a member of another organisation, whatever this organisation's IdP says, without naming them", async () => {
     const org = await ssoOrganization();
     const other = await ssoOrganization();
-    // Someone at this organisation's domain who joined another organisation.
+    // Someone at this organisation's proven domain who joined another organisation.
     const email = `member@${org.emailDomain}`;
     await joinOrganization(t, email, other.organizationId, 'portal.developer');
     const refused = await signInWithSso(org.domain, person(email));
     expect(refused.session).toBeUndefined();
-    expect(refused.location.searchParams.get('error')).toBe('MEMBER_EMAIL_ALREADY_EXISTS_IN_OTHER_ORG');
-    expect(refused.location.searchParams.get('error_description')).toBe(
-      `${email} is already associated with another organization.`,
-    );
-    const [user] = await t.database.db.select().from(schema.user).where(eq(schema.user.email, email));
-    const accounts = await t.database.db
-      .select()
-      .from(schema.account)
-      .where(eq(schema.account.userId, user!.id));
-    expect(accounts.map((row) => row.providerId)).toEqual(['credential']);
+    expect(refused.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
+    expect(refused.location.searchParams.get('error_description')).not.toContain(email);
+    expect(await signInMethodsOf(email)).toEqual(['credential']);
 
     // An allowed address of another domain is not linked to an existing user at all.
     const elsewhere = `member@${other.emailDomain}`;
@@ -255,7 +259,171 @@ describe('existing members', () => {
     const unlinked = await signInWithSso(org.domain, person(elsewhere));
     expect(unlinked.session).toBeUndefined();
     expect(unlinked.location.pathname).toBe('/sign-in-sso');
-    expect(unlinked.location.searchParams.get('error_description')).toContain('already has a portal account');
+    expect(unlinked.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
+    expect(await signInMethodsOf(elsewhere)).toEqual(['credential']);
+  });
+});
+
+const signInMethodsOf = async (email: string) =>
+  (
+    await t.database.db
+      .select({ providerId: schema.account.providerId })
+      .from(schema.account)
+      .innerJoin(schema.user, eq(schema.user.id, schema.account.userId))
+      .where(eq(schema.user.email, email))
+  ).map((row) => row.providerId);
+
+const usersWith = (email: string) =>
+  t.database.db.select().from(schema.user).where(eq(schema.user.email, email));
+
+/** Where a refused sign-in lands, without what may differ between two people: the answer itself. */
+const answerOf = (landing: Landing) => ({
+  session: landing.session,
+  path: landing.location.pathname,
+  error: landing.location.searchParams.get('error'),
+  description: landing.location.searchParams.get('error_description'),
+});
+
+describe('who an identity provider may sign in (issue 23, finding 1)', () => {
+  it('never takes over a portal user without an organisation through a claimed domain: refused, not linked, and their own sign-in lands in no organisation of the claimant', async () => {
+    const victimDomain = 'victim-corp.io';
+    const victim = `boss@${victimDomain}`;
+    // A verified user who has not signed in yet: no organisation.
+    await signUpVerifiedUser(t.app, victim);
+    const attacker = await ssoOrganization({}, { proven: false });
+    // The attacker lists the victim's domain without proving it, and its IdP asserts her address.
+    const listed = await t.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        { ...settingsOf(attacker, false), emailDomains: [attacker.emailDomain, victimDomain] },
+        attacker.cookie,
+      ),
+    );
+    expect(listed.statusCode, listed.body).toBe(200);
+    const refused = await signInWithSso(attacker.domain, person(victim));
+    expect(refused.session).toBeUndefined();
+    expect(refused.location.pathname).toBe('/sign-in-sso');
+    expect(refused.location.searchParams.get('error')).toBe('NOT_IN_WHITELIST');
+    expect(await signInMethodsOf(victim)).toEqual(['credential']);
+
+    // Even a domain the attacker proves does not hand it an existing user nobody invited.
+    await proveEmailDomain(t.app, attacker.cookie, dns, victimDomain);
+    const stillRefused = await signInWithSso(attacker.domain, person(victim));
+    expect(stillRefused.session).toBeUndefined();
+    expect(stillRefused.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
+    expect(await signInMethodsOf(victim)).toEqual(['credential']);
+    const members = await t.database.db
+      .select()
+      .from(schema.member)
+      .where(eq(schema.member.organizationId, attacker.organizationId));
+    expect(members).toHaveLength(1);
+
+    const own = await me(await signIn(t.app, victim));
+    expect(own.organizationId).not.toBe(attacker.organizationId);
+    expect(own.roles).toEqual([{ id: 'portal.super-admin' }]);
+  });
+
+  it('links an existing user the organisation invited, with the invitation’s role and applications, and confirms the invitation', async () => {
+    const org = await ssoOrganization();
+    const applicationId = 'sso-invited-app';
+    await t.database.db.insert(schema.application).values({
+      id: applicationId,
+      organizationId: org.organizationId,
+      name: applicationId,
+      plan: 'advance',
+      region: 'EU',
+      state: 'active',
+    });
+    const email = `invited@${org.emailDomain}`;
+    const invited = await invite(t.app, org.cookie, [email], 'portal.moderator', [applicationId]);
+    expect(invited.statusCode, invited.body).toBeLessThan(300);
+    // The invitee signed up on their own before accepting: a portal user without an organisation.
+    await signUpVerifiedUser(t.app, email);
+    const landing = await signInWithSso(org.domain, person(email));
+    expect(landing.session).toBeDefined();
+    const account = await me(landing.session!);
+    expect(account.organizationId).toBe(org.organizationId);
+    expect(account.roles).toEqual([{ id: 'portal.moderator' }]);
+    expect(account.hasPassword).toBe(true);
+    const member = await t.app.inject(jsonRequest('GET', `/api/v1/members/${account.memberId}`, undefined, org.cookie));
+    expect(member.json()).toMatchObject({ applicationScopes: [{ id: applicationId, name: applicationId }] });
+    const [invitation] = await t.database.db.select().from(schema.invitation).where(eq(schema.invitation.email, email));
+    expect(invitation?.status).toBe('confirmed');
+    expect((await usersWith(email)).length).toBe(1);
+  });
+
+  it('makes new people just in time only from a verified domain, or the allow-list, not from a pending one', async () => {
+    const org = await ssoOrganization({ allowedEmails: ['guest@pending-elsewhere.io'] }, { proven: false });
+    const pending = await signInWithSso(org.domain, person(`early@${org.emailDomain}`));
+    expect(pending.session).toBeUndefined();
+    expect(pending.location.searchParams.get('error')).toBe('NOT_IN_WHITELIST');
+    expect(await usersWith(`early@${org.emailDomain}`)).toHaveLength(0);
+    // The allow-list is the organisation's explicit word for one address.
+    expect((await signInWithSso(org.domain, person('guest@pending-elsewhere.io'))).session).toBeDefined();
+
+    await proveEmailDomain(t.app, org.cookie, dns, org.emailDomain);
+    const verified = await signInWithSso(org.domain, person(`early@${org.emailDomain}`));
+    expect((await me(verified.session!)).organizationId).toBe(org.organizationId);
+  });
+});
+
+describe('the address an identity provider asserts (issue 23, finding 7)', () => {
+  it('is trimmed and lower-cased before it is looked up: the existing super-admin signs in, no second user is made', async () => {
+    const org = await ssoOrganization();
+    const landing = await signInWithSso(org.domain, person(`  ${org.owner.toUpperCase()} `));
+    expect(landing.session).toBeDefined();
+    const account = await me(landing.session!);
+    expect(account.organizationId).toBe(org.organizationId);
+    expect(account.roles).toEqual([{ id: 'portal.super-admin' }]);
+    const users = await t.database.db
+      .select({ email: schema.user.email })
+      .from(schema.user)
+      .where(sql`${schema.user.email} LIKE ${`%${org.emailDomain}%`}`);
+    expect(users).toEqual([{ email: org.owner }]);
+  });
+
+  it('is refused when it is not an address, whatever domain it ends in, leaving no user', async () => {
+    const org = await ssoOrganization();
+    for (const asserted of [`x@evil.io@${org.emailDomain}`, `two words@${org.emailDomain}`, `@${org.emailDomain}`]) {
+      const refused = await signInWithSso(org.domain, person(asserted));
+      expect(refused.session, asserted).toBeUndefined();
+      expect(refused.location.searchParams.get('error'), asserted).toBe('SSO_SIGN_IN_REFUSED');
+    }
+    const users = await t.database.db
+      .select({ email: schema.user.email })
+      .from(schema.user)
+      .where(sql`${schema.user.email} LIKE ${`%${org.emailDomain}%`}`);
+    expect(users).toEqual([{ email: org.owner }]);
+  });
+});
+
+describe('refusals (issue 23, finding 8)', () => {
+  it('answer the same for a member elsewhere, an unverified user, a user nobody invited and a non-address; and the same NOT_IN_WHITELIST for anyone outside the organisation’s domains, whether they have a portal user or not', async () => {
+    const org = await ssoOrganization();
+    const other = await ssoOrganization();
+    const elsewhere = `elsewhere@${org.emailDomain}`;
+    await joinOrganization(t, elsewhere, other.organizationId, 'portal.developer');
+    const unverified = `unverified@${org.emailDomain}`;
+    expect((await signUp(t.app, unverified)).statusCode).toBe(200);
+    const uninvited = `uninvited@${org.emailDomain}`;
+    await signUpVerifiedUser(t.app, uninvited);
+
+    const answers = [];
+    for (const asserted of [elsewhere, unverified, uninvited, `x@evil.io@${org.emailDomain}`])
+      answers.push(answerOf(await signInWithSso(org.domain, person(asserted))));
+    expect(answers[0]).toMatchObject({ session: undefined, path: '/sign-in-sso', error: 'SSO_SIGN_IN_REFUSED' });
+    expect(answers[0]!.description).not.toMatch(/elsewhere|@/);
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+
+    // Outside the organisation's domains: someone with a portal user and someone without.
+    const outsideMember = `member@${other.emailDomain}`;
+    await joinOrganization(t, outsideMember, other.organizationId, 'portal.developer');
+    const outside = [];
+    for (const asserted of [outsideMember, `nobody@${other.emailDomain}`])
+      outside.push(answerOf(await signInWithSso(org.domain, person(asserted))));
+    expect(outside[0]).toMatchObject({ session: undefined, path: '/sign-in-sso', error: 'NOT_IN_WHITELIST' });
+    expect(outside[1]).toEqual(outside[0]);
   });
 });
 

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
+import { DnsStandIn, proveEmailDomain } from './dns-stand-in.ts';
 import { SamlIdp, type SamlIdentity, type SamlPost, type SamlResponseOptions } from './saml-idp.ts';
 import {
   TEST_ORIGIN,
@@ -11,6 +12,8 @@ import {
   buildTestApp,
   connectSso,
   setUpOrganization,
+  signIn,
+  signUpVerifiedUser,
   ssoSettingsBody,
   useTestApp,
 } from './helper.ts';
@@ -22,8 +25,10 @@ import {
  */
 const idp = await SamlIdp.start();
 afterAll(() => idp.stop());
+const dns = await DnsStandIn.start();
+afterAll(() => dns.stop());
 
-const t = useTestApp({ SSO_TRUSTED_IDP_ORIGINS: new URL(idp.ssoUrl).origin });
+const t = useTestApp({ SSO_TRUSTED_IDP_ORIGINS: new URL(idp.ssoUrl).origin, ...dns.portalEnv });
 
 let organizations = 0;
 
@@ -40,6 +45,7 @@ async function samlOrganization(
     connection,
     ssoSettingsBody(domain, emailDomain, { defaultRoleId: 'portal.analyst' }),
   );
+  await proveEmailDomain(t.app, cookie, dns, emailDomain);
   return { cookie, domain, emailDomain, settings };
 }
 
@@ -171,6 +177,58 @@ describe('SAML single sign-on', () => {
       inResponseTo: '_never-asked',
     });
     expect(refused.session).toBeUndefined();
+  });
+});
+
+describe('who a SAML identity provider may sign in (issue 23, findings 1, 7 and 8)', () => {
+  it('does not link an existing user nobody invited, at a domain the organisation claimed or even proved', async () => {
+    const victim = 'ceo@saml-victim.io';
+    await signUpVerifiedUser(t.app, victim);
+    const org = await samlOrganization();
+    const listed = await t.app.inject(
+      jsonRequest(
+        'PUT',
+        '/api/v1/sso/settings',
+        ssoSettingsBody(org.domain, org.emailDomain, { emailDomains: [org.emailDomain, 'saml-victim.io'] }),
+        org.cookie,
+      ),
+    );
+    expect(listed.statusCode, listed.body).toBe(200);
+    const identity = { nameId: victim, email: victim, firstName: 'Ada', lastName: 'Victim' };
+    const claimed = await signInWithSaml(org.domain, identity);
+    expect(claimed.session).toBeUndefined();
+    expect(claimed.location.searchParams.get('error')).toBe('NOT_IN_WHITELIST');
+    await proveEmailDomain(t.app, org.cookie, dns, 'saml-victim.io');
+    const proven = await signInWithSaml(org.domain, identity);
+    expect(proven.session).toBeUndefined();
+    expect(proven.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
+    const accounts = await t.database.db
+      .select({ providerId: schema.account.providerId })
+      .from(schema.account)
+      .innerJoin(schema.user, eq(schema.user.id, schema.account.userId))
+      .where(eq(schema.user.email, victim));
+    expect(accounts).toEqual([{ providerId: 'credential' }]);
+    expect((await me(await signIn(t.app, victim))).roles).toEqual([{ id: 'portal.super-admin' }]);
+  });
+
+  it('trims and lower-cases the asserted address before looking it up, and refuses one that is not an address', async () => {
+    const org = await samlOrganization();
+    const owner = `owner@${org.emailDomain}`;
+    const spaced = ` ${owner.toUpperCase()} `;
+    const landed = await signInWithSaml(org.domain, { nameId: spaced, email: spaced, firstName: 'Ada', lastName: 'Owner' });
+    expect(landed.session).toBeDefined();
+    expect((await me(landed.session!)).roles).toEqual([{ id: 'portal.super-admin' }]);
+
+    const forged = `x@evil.io@${org.emailDomain}`;
+    const refused = await signInWithSaml(org.domain, { nameId: forged, email: forged, firstName: 'X', lastName: 'Y' });
+    expect(refused.session).toBeUndefined();
+    expect(refused.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
+    expect(refused.location.searchParams.get('error_description')).not.toContain('evil');
+    const users = await t.database.db
+      .select({ email: schema.user.email })
+      .from(schema.user)
+      .where(sql`${schema.user.email} LIKE ${`%${org.emailDomain}%`}`);
+    expect(users).toEqual([{ email: owner }]);
   });
 });
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { SsoConnectionRequest, SsoSettings, SsoSettingsRequest } from '@portal/contracts';
+import { DnsStandIn } from '../../apps/api/test/dns-server.ts';
 import { OidcStandIn, type OidcIdentity } from '../../apps/api/test/oidc-stand-in.ts';
 import { SamlIdp, type SamlIdentity } from '../../apps/api/test/saml-idp.ts';
 import { ACME, test as base, Users, type TestUser } from './fixtures.ts';
@@ -13,29 +14,33 @@ export const OIDC_CLIENT = { clientId: 'portal-e2e-sso', clientSecret: 'portal-e
 interface SsoPortal extends OperatedPortal {
   oidc: OidcStandIn;
   saml: SamlIdp;
+  dns: DnsStandIn;
 }
 
 /**
  * The shared fixtures on a portal of this worker's own that trusts two local identity providers,
- * started before it: an OpenID provider (the stand-in) and a SAML IdP. The shared portal has no
- * organisation with single sign-on, so its sign-in offers none.
+ * started before it: an OpenID provider (the stand-in) and a SAML IdP; it asks a local DNS server
+ * (DNS_SERVERS) for the TXT records that prove an organisation's email domains. The shared portal
+ * has no organisation with single sign-on, so its sign-in offers none.
  */
 export const ssoTest = base.extend<
-  { oidc: OidcStandIn; saml: SamlIdp; operator: Operator },
+  { oidc: OidcStandIn; saml: SamlIdp; dns: DnsStandIn; operator: Operator },
   { ssoPortal: SsoPortal; oidcOrganization: SsoOrganization }
 >({
   ssoPortal: [
     async ({}, use) => {
       const oidc = await OidcStandIn.start(OIDC_CLIENT);
       const saml = await SamlIdp.start();
+      const dns = await DnsStandIn.start();
       try {
         const trusted = [oidc.origin, new URL(saml.ssoUrl).origin].join(',');
-        await withOwnPortal('sso', { SSO_TRUSTED_IDP_ORIGINS: trusted }, (portal) =>
-          use({ ...portal, oidc, saml }),
+        await withOwnPortal('sso', { SSO_TRUSTED_IDP_ORIGINS: trusted, ...dns.portalEnv }, (portal) =>
+          use({ ...portal, oidc, saml, dns }),
         );
       } finally {
         await oidc.stop();
         await saml.stop();
+        await dns.stop();
       }
     },
     { scope: 'worker' },
@@ -54,6 +59,7 @@ export const ssoTest = base.extend<
             ssoPortal.baseURL,
             oidcConnection(ssoPortal.oidc),
             'shared',
+            ssoPortal.dns,
           ),
         );
       } finally {
@@ -64,6 +70,7 @@ export const ssoTest = base.extend<
   ],
   oidc: async ({ ssoPortal }, use) => use(ssoPortal.oidc),
   saml: async ({ ssoPortal }, use) => use(ssoPortal.saml),
+  dns: async ({ ssoPortal }, use) => use(ssoPortal.dns),
   operator: async ({ ssoPortal }, use) => use(new Operator(ssoPortal)),
   baseURL: async ({ ssoPortal }, use) => use(ssoPortal.baseURL),
 });
@@ -121,17 +128,46 @@ export interface SsoOrganization {
   settings: SsoSettings;
 }
 
+/** The verify route of a listed email domain, as the Single sign-on page calls it. */
+export const verifyPath = (domain: string) =>
+  `/api/v1/sso/email-domains/${encodeURIComponent(domain)}/verify`;
+
+/**
+ * Proves a listed email domain as its owner would: the TXT record the page shows is published on
+ * the local DNS server, then the domain is verified through the API; the answer must say verified.
+ */
+export async function proveEmailDomainThroughApi(
+  request: APIRequestContext,
+  origin: string,
+  dns: DnsStandIn,
+  domain: string,
+): Promise<SsoSettings> {
+  const listed = ((await (await request.get('/api/v1/sso')).json()) as SsoSettings).emailDomains.find(
+    (entry) => entry.domain === domain,
+  );
+  if (!listed) throw new Error(`${domain} is not listed under single sign-on`);
+  dns.publish(listed.record.name, [listed.record.value]);
+  const response = await request.post(verifyPath(domain), { headers: { origin } });
+  expect(response.status(), `POST ${verifyPath(domain)}: ${await response.text()}`).toBe(200);
+  const settings = (await response.json()) as SsoSettings;
+  expect(settings.emailDomains.find((entry) => entry.domain === domain)).toMatchObject({
+    status: 'verified',
+  });
+  return settings;
+}
+
 /**
  * An organisation set up by a new super-admin (signed up through the dev mailbox) whose session is
  * in `request`'s browser context, connected to an identity provider (unless `connection` is null)
  * and given an SSO domain and one owned email domain through /api/v1/sso, as the Single sign-on
- * page sends them.
+ * page sends them; the email domain is proven by its DNS record, so new people at it may join.
  */
 export async function ssoOrganizationThroughApi(
   request: APIRequestContext,
   origin: string,
   connection: SsoConnectionRequest | null,
   label: string,
+  dns: DnsStandIn,
 ): Promise<SsoOrganization> {
   const users = new Users(request, origin);
   const owner = await users.signedIn({
@@ -148,10 +184,11 @@ export async function ssoOrganizationThroughApi(
     : ((await (await request.get('/api/v1/sso')).json()) as SsoSettings);
   // The new organisation's defaults (developers, all applications, not enforced) are kept.
   const { allowedEmails, defaultRoleId, defaultApplicationScopes, enforced } = initial;
-  const settings = await ssoCall(request, origin, '/api/v1/sso/settings', {
+  await ssoCall(request, origin, '/api/v1/sso/settings', {
     ...{ allowedEmails, defaultRoleId, enforced, domain, emailDomains: [emailDomain] },
     defaultApplicationScopes: defaultApplicationScopes?.map((application) => application.id) ?? null,
   } satisfies SsoSettingsRequest);
+  const settings = await proveEmailDomainThroughApi(request, origin, dns, emailDomain);
   return { owner, organizationId, domain, emailDomain, settings };
 }
 

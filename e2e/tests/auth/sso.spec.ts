@@ -16,6 +16,7 @@ import {
   ssoTest,
   uniqueEmailDomain,
   uniqueSsoDomain,
+  verifyPath,
 } from '../../support/sso-portal.ts';
 import { mainNavigation, signOutThroughUserMenu, submitSignIn } from '../../support/ui.ts';
 
@@ -34,6 +35,11 @@ const USER_LIMIT_REACHED = 'Your organization has reached its user limit. Contac
 const SSO_REQUIRED =
   'Your organization signs in with single sign-on. Use "Sign in with SSO" and your organization domain.';
 const SSO_LINK = 'Sign in with SSO';
+/** What /sign-in-sso says of a refusal whose code it does not know (decision 029). */
+const SSO_REFUSED_GENERAL =
+  'Single sign-on could not sign you in. Please try again; if it keeps failing, ask your administrator.';
+const PHISHING_PHONE = '+1 555 0100';
+const PHISHING_LINE = `Your account is locked. Call ${PHISHING_PHONE} or sign in at https://evil.example to unlock it.`;
 
 async function accountOf(page: Page): Promise<Account> {
   const response = await page.request.get('/api/v1/accounts/me');
@@ -56,7 +62,7 @@ test('without an organisation that signs in with SSO, /login offers no SSO sign-
   await expect(page.getByRole('link', { name: SSO_LINK })).toHaveCount(0);
 });
 
-test('an identity provider’s error_description on a protected page is shown on /sign-in-sso', async ({
+test('an identity provider’s error_description on a protected page is shown on /sign-in-sso in the portal’s words only', async ({
   page,
 }) => {
   // §2 guard: a signed-out visitor carrying error_description goes to /sign-in-sso with it (§8 wording).
@@ -64,17 +70,33 @@ test('an identity provider’s error_description on a protected page is shown on
   await page.goto(`/billing/asc?${new URLSearchParams({ error_description: description })}`);
   await expect(page).toHaveURL(`/sign-in-sso?${new URLSearchParams({ error_description: description })}`);
   await expect(page.getByRole('alert')).toHaveText(USER_LIMIT_REACHED);
-  // Anything else is shown as it came.
+
+  // Anything else gets one general message, never its text (decision 029): a link anyone can write
+  // must not put a phishing line on the portal's own page.
+  const phishing = `${PHISHING_LINE} NOT_IN_WHITELIST`;
   await page.goto(
-    `/apps/asc?${new URLSearchParams({ error_description: 'The IdP is down for maintenance.' })}`,
+    `/apps/asc?${new URLSearchParams({ error: 'access_denied', error_description: phishing })}`,
   );
-  await expect(page).toHaveURL(/\/sign-in-sso\?error_description=/);
-  await expect(page.getByRole('alert')).toHaveText('The IdP is down for maintenance.');
+  await expect(page).toHaveURL(/\/sign-in-sso\?error=access_denied&error_description=/);
+  await expect(page.getByRole('alert')).toHaveText(SSO_REFUSED_GENERAL);
+  await expect(page.getByText(PHISHING_PHONE)).toHaveCount(0);
+  await page.goto(`/sign-in-sso?${new URLSearchParams({ error_description: PHISHING_LINE })}`);
+  await expect(page.getByRole('alert')).toHaveText(SSO_REFUSED_GENERAL);
+  expect(await page.locator('body').innerText()).not.toContain(PHISHING_PHONE);
+  await screenshotsAtWidths(page, 'sso-sign-in-unknown-error');
+
+  // Nor does the server put the text in what it renders: /login is rendered there (decision 026).
+  for (const path of ['/login', '/sign-in-sso']) {
+    const html = await (
+      await page.request.get(`${path}?${new URLSearchParams({ error_description: PHISHING_LINE })}`)
+    ).text();
+    expect(html, path).not.toContain(PHISHING_PHONE);
+  }
 });
 
 ssoTest(
-  'OIDC: the super-admin connects the identity provider on /single-sign-on; a new person at the owned domain signs in with SSO and joins as a developer',
-  async ({ page, users, oidc, baseURL, browser }) => {
+  'OIDC: the super-admin connects the identity provider on /single-sign-on and proves the email domain by DNS; a new person at it signs in with SSO and joins as a developer',
+  async ({ page, users, oidc, dns, baseURL, browser }) => {
     await users.signedIn({
       label: 'sso-oidc-owner',
       organization: { ...ACME, organization: 'Single Sign Corp' },
@@ -106,7 +128,7 @@ ssoTest(
       await expect(page.getByText('Saved connection')).toBeVisible();
     });
 
-    await test.step('the SSO domain and the owned email domain are saved; the page gives the sign-in link', async () => {
+    await test.step('the SSO domain and the email domain are saved; the page gives the sign-in link', async () => {
       const signIn = page.getByRole('form', { name: 'Sign-in' });
       await signIn.getByRole('textbox', { name: 'SSO domain' }).fill(domain);
       const emailDomains = signIn.getByLabel('Email domains your organization owns');
@@ -121,11 +143,84 @@ ssoTest(
       await page.reload();
       await expect(page.getByText('Saved connection')).toBeVisible();
       await expect(signIn.getByRole('textbox', { name: 'SSO domain' })).toHaveValue(domain);
-      await screenshotsAtWidths(page, 'sso-settings');
-      await expectNoSeriousA11yViolations(page, 'single sign-on settings');
+    });
+
+    const proof = page.getByRole('listitem', { name: emailDomain });
+    const outcome = proof.getByRole('status');
+    let record = { name: '', value: '' };
+    await test.step('the email domain is pending: the page shows the TXT record to add, each part to copy', async () => {
+      await expect(proof.getByText('Pending', { exact: true })).toBeVisible();
+      record = {
+        name: await proof.getByRole('textbox', { name: 'TXT record name' }).inputValue(),
+        value: await proof.getByRole('textbox', { name: 'TXT record value' }).inputValue(),
+      };
+      expect(record.name).toBe(`_portal-challenge.${emailDomain}`);
+      expect(record.value).toMatch(/^portal-verification=\S+$/);
+      await expect(outcome).toHaveText('Not checked yet.');
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await proof.getByRole('button', { name: 'Copy TXT record value' }).click();
+      await expect(page.getByText('Copied to clipboard').first()).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(record.value);
+      await screenshotsAtWidths(page, 'sso-settings-pending');
+      await expectNoSeriousA11yViolations(page, 'single sign-on settings, domain pending');
     });
 
     const person = oidcPerson('joiner', emailDomain);
+    await test.step('while the domain is pending, the server lets nobody at it join', async () => {
+      const early = await newVisitor(browser, baseURL!);
+      try {
+        await early.goto('/sign-in-sso');
+        oidc.signInAs(oidcPerson('early', emailDomain));
+        await continueWithSso(early, domain);
+        await expect(early).toHaveURL(/\/sign-in-sso\?.*error_description=[^&]*NOT_IN_WHITELIST/);
+        await expect(early.getByRole('alert')).toHaveText(NOT_IN_WHITELIST);
+        expect((await early.request.get('/api/v1/accounts/me')).status()).toBe(401);
+      } finally {
+        await early.context().close();
+      }
+    });
+
+    await test.step('Verify before the record exists says it was not found yet', async () => {
+      await proof.getByRole('button', { name: `Verify ${emailDomain}` }).click();
+      await expect(outcome).toContainText('The record was not found yet.');
+      await expect(outcome).toContainText(/Last checked \d\d \w{3} \d{4} at \d\d:\d\d\./);
+      await expect(proof.getByText('Pending', { exact: true })).toBeVisible();
+    });
+
+    await test.step('a member who is not the super-admin may not verify the domain', async () => {
+      const developer = await joinAs(
+        browser,
+        baseURL!,
+        new Members(page.request, baseURL!),
+        'portal.developer',
+      );
+      try {
+        dns.publish(record.name, [record.value]);
+        const refused = await developer.page.request.post(verifyPath(emailDomain), {
+          headers: { origin: baseURL! },
+        });
+        expect(refused.status()).toBe(403);
+        await developer.page.goto('/single-sign-on');
+        await expect(developer.page).toHaveURL(/\/forbidden$/);
+      } finally {
+        await developer.context.close();
+      }
+      // The record is there, but nobody asked for it with the right to: the domain is still pending.
+      await page.reload();
+      await expect(proof.getByText('Pending', { exact: true })).toBeVisible();
+    });
+
+    await test.step('with the TXT record published, Verify proves the domain', async () => {
+      await proof.getByRole('button', { name: `Verify ${emailDomain}` }).click();
+      await expect(proof.getByText('Verified', { exact: true })).toBeVisible();
+      await expect(outcome).toContainText(/^Verified on \d\d \w{3} \d{4} at \d\d:\d\d\./);
+      await expect(proof.getByRole('textbox', { name: 'TXT record value' })).toHaveCount(0);
+      await page.reload();
+      await expect(proof.getByText('Verified', { exact: true })).toBeVisible();
+      await screenshotsAtWidths(page, 'sso-settings-verified');
+      await expectNoSeriousA11yViolations(page, 'single sign-on settings, domain verified');
+    });
+
     const joiner = await newVisitor(browser, baseURL!);
     try {
       await test.step('a new person offered SSO on /login signs in by the domain and lands in the portal', async () => {
@@ -204,8 +299,8 @@ ssoTest(
 
 ssoTest(
   'a new member beyond the member limit is refused: /sign-in-sso says the organisation is full (USER_LIMIT_REACHED)',
-  async ({ page, oidc, operator, baseURL }) => {
-    const org = await ssoOrganizationThroughApi(page.request, baseURL!, oidcConnection(oidc), 'full');
+  async ({ page, oidc, dns, operator, baseURL }) => {
+    const org = await ssoOrganizationThroughApi(page.request, baseURL!, oidcConnection(oidc), 'full', dns);
     // The super-admin holds the one seat.
     await operator.run('org', 'set-limits', org.organizationId, '--members', '1');
     await page.context().clearCookies();
@@ -220,8 +315,8 @@ ssoTest(
 
 ssoTest(
   'SAML: the super-admin connects the IdP by its metadata XML; a new person signs in through it',
-  async ({ page, saml, baseURL, browser }) => {
-    const org = await ssoOrganizationThroughApi(page.request, baseURL!, null, 'saml');
+  async ({ page, saml, dns, baseURL, browser }) => {
+    const org = await ssoOrganizationThroughApi(page.request, baseURL!, null, 'saml', dns);
 
     await test.step('the Single sign-on page tests and saves the metadata XML', async () => {
       await page.goto('/single-sign-on');
@@ -254,8 +349,14 @@ ssoTest(
 
 ssoTest(
   'enforced SSO: no invitations, members’ passwords refused with a way to SSO, the super-admin’s password still works',
-  async ({ page, oidc, baseURL, browser }) => {
-    const org = await ssoOrganizationThroughApi(page.request, baseURL!, oidcConnection(oidc), 'enforced');
+  async ({ page, oidc, dns, baseURL, browser }) => {
+    const org = await ssoOrganizationThroughApi(
+      page.request,
+      baseURL!,
+      oidcConnection(oidc),
+      'enforced',
+      dns,
+    );
     const developer = await joinAs(
       browser,
       baseURL!,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Application } from '@portal/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DnsStandIn, emailDomainOf, proveEmailDomain, verifyEmailDomain } from './dns-stand-in.ts';
 import { SamlIdp } from './saml-idp.ts';
 import {
   TEST_ORIGIN,
@@ -22,7 +23,9 @@ import {
  */
 const idp = await SamlIdp.start();
 afterAll(() => idp.stop());
-const t = useTestApp(idp.portalEnv);
+const dns = await DnsStandIn.start();
+afterAll(() => dns.stop());
+const t = useTestApp({ ...idp.portalEnv, ...dns.portalEnv });
 
 interface Organization {
   cookie: string;
@@ -84,6 +87,7 @@ beforeAll(async () => {
   Object.assign(b, await organization('owner@org-b.io'));
   ok(await t.app.inject(jsonRequest('PUT', '/api/v1/sso/connection', SAML_CONNECTION(), a.cookie)));
   ok(await putSettings(a, settingsOfA(a.applicationId)));
+  await proveEmailDomain(t.app, a.cookie, dns, 'org-a.io');
 }, 120_000);
 
 describe("another organisation's super-admin", () => {
@@ -102,13 +106,44 @@ describe("another organisation's super-admin", () => {
     expect(ok(await ssoSettings(b))).toEqual(before);
   });
 
-  it("cannot own organisation A's email domain, alone or among its own", async () => {
+  it("cannot list the email domain organisation A verified, alone or among its own", async () => {
     const before = ok(await ssoSettings(b));
     for (const emailDomains of [['org-a.io'], ['org-b.io', 'ORG-A.io']]) {
       const response = await putSettings(b, { ...settingsOfB, emailDomains });
       expect(expectApiError(response, 409, 'SSO_EMAIL_DOMAIN_TAKEN').field).toBe('emailDomains');
     }
     expect(ok(await ssoSettings(b))).toEqual(before);
+  });
+
+  it("may list a domain organisation A only claimed, which blocks nobody and stays pending for both until one proves it", async () => {
+    ok(await putSettings(a, { ...settingsOfA(a.applicationId), emailDomains: ['org-a.io', 'shared-claim.io'] }));
+    const listed = ok(await putSettings(b, { ...settingsOfB, emailDomains: ['org-b.io', 'shared-claim.io'] })) as {
+      emailDomains: { domain: string; status: string }[];
+    };
+    expect(listed.emailDomains).toEqual([
+      expect.objectContaining({ domain: 'org-b.io', status: 'pending' }),
+      expect.objectContaining({ domain: 'shared-claim.io', status: 'pending' }),
+    ]);
+    // Each claim has its own token: B's record does not prove A's claim.
+    const ofA = await emailDomainOf(t.app, a.cookie, 'shared-claim.io');
+    const ofB = await emailDomainOf(t.app, b.cookie, 'shared-claim.io');
+    expect(ofA.record.value).not.toBe(ofB.record.value);
+    await proveEmailDomain(t.app, b.cookie, dns, 'shared-claim.io');
+    const checkedByA = ok(await verifyEmailDomain(t.app, a.cookie, 'shared-claim.io')) as {
+      emailDomains: { domain: string; status: string; checkError: string | null }[];
+    };
+    expect(checkedByA.emailDomains.find((entry) => entry.domain === 'shared-claim.io')).toMatchObject({
+      status: 'pending',
+      checkError: 'verified_elsewhere',
+    });
+    ok(await putSettings(a, settingsOfA(a.applicationId)));
+    ok(await putSettings(b, settingsOfB));
+  });
+
+  it("cannot verify, or learn anything of, a domain only organisation A lists", async () => {
+    const response = await verifyEmailDomain(t.app, b.cookie, 'org-a.io');
+    expectApiError(response, 404, 'SSO_EMAIL_DOMAIN_NOT_FOUND');
+    expect(response.body).not.toContain((await emailDomainOf(t.app, a.cookie, 'org-a.io')).record.value);
   });
 
   it("cannot name organisation A's applications as its default applications", async () => {

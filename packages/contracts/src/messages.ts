@@ -76,7 +76,7 @@ export const messages = {
     'Your organization signs in with single sign-on. Use "Sign in with SSO" and your organization domain.',
   'sso.error.notConfigured': 'Connect an identity provider before requiring single sign-on.',
   'sso.error.domainTaken': 'Another organization already uses this SSO domain.',
-  'sso.error.emailDomainTaken': 'Another organization already owns one of these email domains.',
+  'sso.error.emailDomainTaken': 'Another organization has already verified one of these email domains.',
   'sso.error.emailDomainFreeMail': 'Personal email domains such as gmail.com cannot be owned by an organization.',
   'sso.error.emailDomainNotFound': 'This email domain is not listed under single sign-on.',
   'sso.error.signInRefused':

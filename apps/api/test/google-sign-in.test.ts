@@ -247,10 +247,18 @@ describe('an existing member signing in with Google', () => {
 
   it('with a free-mail address is linked, not refused: the corporate rule is for new users', async () => {
     const ownerCookie = await setUpOrganization(t.app, 'owner@acme-invites.io');
-    const { memberId } = await joinByInvitation(t.app, ownerCookie, 'contractor@acme-invites.io', 'portal.developer');
+    const { memberId } = await joinByInvitation(
+      t.app,
+      ownerCookie,
+      'contractor@acme-invites.io',
+      'portal.developer',
+    );
     // Invitations refuse free mail now; a member from before that rule keeps a personal address.
     const email = 'contractor@gmail.com';
-    await t.database.db.update(schema.user).set({ email }).where(eq(schema.user.email, 'contractor@acme-invites.io'));
+    await t.database.db
+      .update(schema.user)
+      .set({ email })
+      .where(eq(schema.user.email, 'contractor@acme-invites.io'));
 
     const landing = await signInWithGoogle(identity(email));
     expect(landing.location.searchParams.get('error')).toBeNull();

@@ -5,7 +5,12 @@ import {
   STRONG_PASSWORD_MIN_LENGTH,
 } from './constants.ts';
 import type { MessageKey } from './messages.ts';
-import { isFreeMailAddress, isValidEmail, PASSWORD_CHARACTER_RULES, SSO_DOMAIN_ALLOWED } from './rules.ts';
+import {
+  isNamedFreeMailAddress,
+  isValidEmail,
+  PASSWORD_CHARACTER_RULES,
+  SSO_DOMAIN_ALLOWED,
+} from './rules.ts';
 
 const key = (k: MessageKey) => k;
 
@@ -17,7 +22,7 @@ export const emailField = z
   .refine(isValidEmail, key('validation.email.invalid'));
 
 export const corporateEmailField = emailField.refine(
-  (email) => !isFreeMailAddress(email),
+  (email) => !isNamedFreeMailAddress(email),
   key('signupForm.email.validation.corporate.lambda.error'),
 );
 

@@ -47,7 +47,9 @@ function isNamedProviderDomain(candidate: string): boolean {
   const [name = '', ...suffix] = candidate.split('.');
   if (!(FREE_MAIL_DOMAINS as readonly string[]).includes(name)) return false;
   const [first = '', second = ''] = suffix;
-  return suffix.length === 1 || (suffix.length === 2 && COUNTRY_SECOND_LEVELS.has(first) && second.length === 2);
+  return (
+    suffix.length === 1 || (suffix.length === 2 && COUNTRY_SECOND_LEVELS.has(first) && second.length === 2)
+  );
 }
 
 /**
@@ -60,7 +62,7 @@ export function isNamedFreeMailDomain(domain: string): boolean {
 }
 
 /** The form's instant check of an address against the spec's seven providers; see isNamedFreeMailDomain. */
-export function isFreeMailAddress(email: string): boolean {
+export function isNamedFreeMailAddress(email: string): boolean {
   return isNamedFreeMailDomain(emailDomainOf(email));
 }
 

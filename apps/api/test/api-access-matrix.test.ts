@@ -9,6 +9,7 @@ import { billingService } from '../src/modules/billing/billing.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
+import { DnsStandIn } from './dns-stand-in.ts';
 import { GoogleStandIn } from './google-stand-in.ts';
 import { SamlIdp } from './saml-idp.ts';
 import {
@@ -37,7 +38,10 @@ const google = await GoogleStandIn.start();
 afterAll(() => google.stop());
 const samlIdp = await SamlIdp.start();
 afterAll(() => samlIdp.stop());
-const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv });
+// Email domain proofs ask this local DNS server, which has no records: the check answers, pending.
+const dns = await DnsStandIn.start();
+afterAll(() => dns.stop());
+const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv, ...dns.portalEnv });
 
 const CALLERS = [
   'anonymous',
@@ -181,6 +185,10 @@ beforeAll(async () => {
     .where(eq(schema.organization.id, me.organizationId));
   people['super-admin'] = { cookie: ownerCookie, memberId: me.memberId, email: ownerEmail };
   ownerOrganizationId = me.organizationId;
+  // The owner's organisation lists the email domain its settings below save (which keep it listed).
+  await t.database.db
+    .insert(schema.ssoEmailDomain)
+    .values({ organizationId: ownerOrganizationId, domain: 'matrix.io', verificationToken: 'matrix-token' });
   await newApplicationWithUsage(t.database.db, me.organizationId, {
     plan: 'basic',
     billingCycle: '2025-03',
@@ -409,6 +417,11 @@ const ROWS: Record<string, Row> = {
   'DELETE /api/v1/sso/connection': {
     expected: permission(['portal.super-admin'], OK, OK),
     prepare: call('DELETE', '/api/v1/sso/connection'),
+  },
+  // The owner's listed domain: another organisation does not list it, so it is not found there.
+  'POST /api/v1/sso/email-domains/{domain}/verify': {
+    expected: permission(['portal.super-admin'], OK, { status: 404, code: 'SSO_EMAIL_DOMAIN_NOT_FOUND' }),
+    prepare: call('POST', '/api/v1/sso/email-domains/matrix.io/verify'),
   },
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
   'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },

@@ -1,9 +1,11 @@
 import { PORTAL_SSO_IDENTIFIER, type Application } from '@portal/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../src/db/schema.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { regionAdminToken } from '../src/regions/embedded-regions.ts';
 import { BILLING_UPDATE } from '../test/access-outcomes.ts';
+import { DnsStandIn } from '../test/dns-stand-in.ts';
 import { GoogleStandIn } from '../test/google-stand-in.ts';
 import { SamlIdp } from '../test/saml-idp.ts';
 import {
@@ -57,7 +59,10 @@ const google = await GoogleStandIn.start();
 afterAll(() => google.stop());
 const samlIdp = await SamlIdp.start();
 afterAll(() => samlIdp.stop());
-const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv });
+// Email domain proofs ask a local DNS server (no records), never the network.
+const dns = await DnsStandIn.start();
+afterAll(() => dns.stop());
+const t = useTestApp({ ...google.portalEnv, ...samlIdp.portalEnv, ...dns.portalEnv });
 /** Ids that exist, by path parameter name, so only the parameter under test is wrong. */
 const known: Record<string, string> = { portal: PORTAL_SSO_IDENTIFIER };
 /** Values by field name that a schema alone cannot produce: existing ids, codes a pattern describes. */
@@ -138,7 +143,13 @@ beforeAll(async () => {
     ssoSettingsBody('fuzz-sso', 'acme-sso.io'),
   );
 
+  // The owner lists the email domain its fuzzed settings save, so Verify has one to check.
+  await t.database.db
+    .insert(schema.ssoEmailDomain)
+    .values({ organizationId, domain: 'fuzz-corp.io', verificationToken: 'fuzz-token' });
+
   Object.assign(known, {
+    domain: 'fuzz-corp.io',
     providerId,
     applicationId,
     memberId,

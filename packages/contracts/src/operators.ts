@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BILLING_CYCLE_PATTERN, TRANSACTION_STATUSES } from './billing-constants.ts';
-import { ACCOUNT_STATUSES, CONTRACT_TYPES, PLAN_KEYS } from './constants.ts';
+import { ACCOUNT_STATUSES, CONTRACT_TYPES, INACTIVE_REASONS, PLAN_KEYS } from './constants.ts';
 import { isValidEmail } from './rules.ts';
 
 /**
@@ -39,6 +39,11 @@ export const OperatorOrganizationSummarySchema = z.object({
   email: z.string(),
   contractType: z.enum(CONTRACT_TYPES),
   accountStatus: z.enum(ACCOUNT_STATUSES),
+  /**
+   * Why an inactive account is so (null while active): `billing`, a charge or invoice left unpaid,
+   * which a payment or a new card ends; `operator`, suspended here, which only an operator ends.
+   */
+  inactiveReason: z.enum(INACTIVE_REASONS).nullable(),
   isAccountFilled: z.boolean(),
   balance: z.number(),
   createdAt: z.string(),
@@ -54,6 +59,10 @@ export type ListOperatorOrganizationsResponse = z.infer<typeof ListOperatorOrgan
 /** One organisation with everything an operator sets: contract, limits, status, free credit, balance. */
 export const OperatorOrganizationSchema = OperatorOrganizationSummarySchema.extend({
   trialEndAt: z.string().nullable(),
+  /** The country whose tax top-ups and invoices carry ('' for a flat-rate organisation that gave none). */
+  billingCountry: z.string(),
+  /** Fixed by a card payment (decision 030): members cannot change it any more, only an operator. */
+  billingCountryLocked: z.boolean(),
   isFreeCredit: z.boolean(),
   minimumBalance: z.number(),
   contract: z.object({
@@ -115,6 +124,19 @@ export type SetLimitsRequest = z.infer<typeof SetLimitsRequestSchema>;
 
 export const SetStatusRequestSchema = z.object({ status: z.enum(ACCOUNT_STATUSES) });
 export type SetStatusRequest = z.infer<typeof SetStatusRequestSchema>;
+
+/**
+ * The billing country an operator sets, also once a card payment has fixed it (decision 030): an ISO
+ * 3166-1 code the portal knows. The state is cleared when it is not one of the new country's.
+ */
+export const SetBillingCountryRequestSchema = z.object({
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'must be a two-letter country code, such as SG'),
+});
+export type SetBillingCountryRequest = z.infer<typeof SetBillingCountryRequestSchema>;
 
 /** Whether the organisation's top-ups earn free credit by the tiers (`GET /api/v1/accounts/freecredits`). */
 export const SetFreeCreditRequestSchema = z.object({ enabled: z.boolean() });

@@ -9,6 +9,7 @@ import {
   type ImportUsageResponse,
   type ListOperatorOrganizationsResponse,
   type OperatorOrganization,
+  type OperatorOrganizationSummary,
   type ResetTwoFactorResponse,
   type RunBillingResponse,
 } from '@portal/contracts';
@@ -36,6 +37,7 @@ export const USAGE = `usage: npm run portal -- <command> [--json]
                    --support-fee 100.00 --overage-plan basic|advance|max]
   org set-limits <org> [--apps N] [--members N]
   org set-status <org> active|inactive
+  org set-billing-country <org> <country code, such as SG>
   org set-free-credit <org> on|off
   org grant-credit <org> --amount 50.00 --note TEXT [--key KEY]
   usage import [--month YYYY-MM]
@@ -141,6 +143,13 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** The account status with why an inactive account is so: an unpaid charge, or the operator. */
+function statusText({ accountStatus, inactiveReason }: OperatorOrganizationSummary): string {
+  if (inactiveReason === 'operator') return `${accountStatus} (suspended by an operator)`;
+  if (inactiveReason === 'billing') return `${accountStatus} (unpaid charge)`;
+  return accountStatus;
+}
+
 function describeOrganization(organization: OperatorOrganization): string {
   const { contract, limits, usage } = organization;
   const contractLines =
@@ -154,8 +163,9 @@ function describeOrganization(organization: OperatorOrganization): string {
   return [
     `Organisation     ${organization.name || '(not set up)'} (${organization.id})`,
     `Email            ${organization.email}`,
-    `Status           ${organization.accountStatus}${organization.isAccountFilled ? '' : ', setup not completed'}`,
+    `Status           ${statusText(organization)}${organization.isAccountFilled ? '' : ', setup not completed'}`,
     ...contractLines,
+    `Billing country  ${organization.billingCountry || '(none)'}${organization.billingCountryLocked ? ', fixed by a card payment' : ''}`,
     `Limits           ${usage.applications} of ${limits.applications} applications, ${usage.members} of ${limits.members} members`,
     `Balance          ${usd(organization.balance)} (minimum ${usd(organization.minimumBalance)})`,
     `Free credit      ${organization.isFreeCredit ? 'on' : 'off'}`,
@@ -187,7 +197,7 @@ const COMMANDS: Record<string, Command> = {
         row.name || '(not set up)',
         row.email,
         row.contractType === 'flat_rate' ? 'flat-rate' : 'PAYG',
-        row.accountStatus,
+        statusText(row),
         usd(row.balance),
       ]);
       const listed = `${data.length} of ${total} organisations`;
@@ -242,6 +252,16 @@ const COMMANDS: Record<string, Command> = {
       method: 'PUT',
       path: organizationPath(org!, '/status'),
       body: { status: oneOf(status!, ACCOUNT_STATUSES, 'the status') },
+    }),
+    print: printOrganization,
+  },
+  'org set-billing-country': {
+    arguments: ['org', 'country'],
+    options: {},
+    call: ({ org, country }) => ({
+      method: 'PUT',
+      path: organizationPath(org!, '/billing-country'),
+      body: { country },
     }),
     print: printOrganization,
   },

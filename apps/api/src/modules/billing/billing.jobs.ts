@@ -311,18 +311,20 @@ export async function reactivateApplicationsOfAccount(deps: AccountJobDeps, job:
 }
 
 /**
- * Sets an inactive account active once nothing is due, within the caller's database transaction
- * (which holds the organisation's row lock): a payment's settlement, or the one below.
+ * Sets an account inactive for billing active once nothing is due, within the caller's database
+ * transaction (which holds the organisation's row lock): a payment's settlement, or the one below.
+ * An account an operator suspended stays so, whatever is paid (only an operator lifts it).
  */
 export async function markActiveWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
-  if ((await findAccount(tx, organizationId))?.accountStatus !== 'inactive') return false;
+  if ((await findAccount(tx, organizationId))?.inactiveReason !== 'billing') return false;
   if (await hasOpenCharges(tx, organizationId)) return false;
-  return markAccountActive(tx, organizationId);
+  return markAccountActive(tx, organizationId, 'billing');
 }
 
 /**
- * Once nothing is due, sets the inactive account active and reactivates its applications at once
- * through a job; false while a charge is still open (or the account is not inactive).
+ * Once nothing is due, sets the account inactive for billing active and reactivates its applications
+ * at once through a job; false while a charge is still open, or the account is not inactive for
+ * billing (an operator's suspension stays).
  */
 export async function reactivateAccountWhenSettled(
   db: Db,

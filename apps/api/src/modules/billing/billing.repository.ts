@@ -3,6 +3,7 @@ import {
   SUPER_ADMIN_ROLE,
   type ApplicationState,
   type ContractType,
+  type InactiveReason,
   type InvoiceType,
   type TransactionSort,
   type TransactionStatus,
@@ -374,8 +375,10 @@ export async function settleTransaction(
 }
 
 /**
- * Sets an active account inactive; true when it was active until now. Made inactive by a transaction
- * left due, the account owes its super-admins a notice about it, recorded with the status.
+ * Sets an active account inactive for billing (a charge or invoice left unpaid); true when it was
+ * active until now. An account already inactive keeps its reason: an operator's suspension stays one.
+ * Made inactive by a transaction left due, the account owes its super-admins a notice about it,
+ * recorded with the status.
  */
 export async function markAccountInactive(
   executor: Executor,
@@ -411,11 +414,15 @@ export async function listApplicationsWithNetwork(executor: Executor) {
     .orderBy(asc(application.id));
 }
 
-/** The organisation's name and account status. */
+/** The organisation's name, account status and why it is inactive. */
 export async function findAccount(executor: Executor, organizationId: string) {
   const { organization } = schema;
   const [row] = await executor
-    .select({ name: organization.name, accountStatus: organization.accountStatus })
+    .select({
+      name: organization.name,
+      accountStatus: organization.accountStatus,
+      inactiveReason: organization.inactiveReason,
+    })
     .from(organization)
     .where(eq(organization.id, organizationId));
   return row;
@@ -494,13 +501,45 @@ export async function clearOwedInactiveNotice(
     );
 }
 
-/** Sets an inactive account active; true when it was inactive until now. */
-export async function markAccountActive(executor: Executor, organizationId: string): Promise<boolean> {
+/**
+ * Suspends the account for the operator, whether it was active or inactive for billing: the
+ * operator's word wins, and only an operator makes the account active again. A notice owed for a
+ * debt stays owed.
+ */
+export async function suspendAccount(executor: Executor, organizationId: string) {
+  const { organization } = schema;
+  await executor
+    .update(organization)
+    .set({ accountStatus: 'inactive', inactiveReason: 'operator', updatedAt: new Date() })
+    .where(eq(organization.id, organizationId));
+}
+
+/**
+ * Sets an inactive account active; true when it was inactive until now. Given a reason, only an
+ * account inactive for that reason: a payment ends billing inactivity, never an operator's
+ * suspension, and the condition is in the update so a suspension written meanwhile is never undone.
+ */
+export async function markAccountActive(
+  executor: Executor,
+  organizationId: string,
+  onlyWhenInactiveFor?: InactiveReason,
+): Promise<boolean> {
   const { organization } = schema;
   const rows = await executor
     .update(organization)
-    .set({ accountStatus: 'active', inactiveReason: null, inactiveNoticeTransactionId: null, updatedAt: new Date() })
-    .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'inactive')))
+    .set({
+      accountStatus: 'active',
+      inactiveReason: null,
+      inactiveNoticeTransactionId: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(organization.id, organizationId),
+        eq(organization.accountStatus, 'inactive'),
+        onlyWhenInactiveFor && eq(organization.inactiveReason, onlyWhenInactiveFor),
+      ),
+    )
     .returning({ id: organization.id });
   return rows.length > 0;
 }

@@ -11,6 +11,7 @@ import {
   ResetTwoFactorResponseSchema,
   RunBillingRequestSchema,
   RunBillingResponseSchema,
+  SetBillingCountryRequestSchema,
   SetContractRequestSchema,
   SetFreeCreditRequestSchema,
   SetLimitsRequestSchema,
@@ -24,8 +25,8 @@ import { operatorToken } from './operator-token.ts';
 import { operatorsService } from './operators.service.ts';
 
 /**
- * /api/operator/v1: running the business (organisations' contracts, limits, status and credit, the
- * usage import, the monthly billing, a person's lost second factor) for the operator CLI. The
+ * /api/operator/v1: running the business (organisations' contracts, limits, status, billing country
+ * and credit, the usage import, the monthly billing, a person's lost second factor) for the operator CLI. The
  * credential is the operator token as a bearer, never a member's session: no role of an
  * organisation reaches these routes.
  */
@@ -80,6 +81,12 @@ export async function operatorsRoutes(app: FastifyInstance) {
     '/organizations/:organization/status',
     { schema: { params, body: SetStatusRequestSchema, response: organization } },
     async (request) => service.setStatus(request.params.organization, request.body),
+  );
+
+  r.put(
+    '/organizations/:organization/billing-country',
+    { schema: { params, body: SetBillingCountryRequestSchema, response: organization } },
+    async (request) => service.setBillingCountry(request.params.organization, request.body),
   );
 
   r.put(

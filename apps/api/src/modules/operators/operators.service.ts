@@ -11,6 +11,7 @@ import type {
   ResetTwoFactorResponse,
   RunBillingRequest,
   RunBillingResponse,
+  SetBillingCountryRequest,
   SetContractRequest,
   SetFreeCreditRequest,
   SetLimitsRequest,
@@ -21,15 +22,16 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
-import { updateOrganization } from '../accounts/accounts.repository.ts';
+import { hasCardPayment, updateOrganization } from '../accounts/accounts.repository.ts';
 import { centsToUsd, usdToCents } from '../billing/billing-rules.ts';
 import {
   importUsage,
   reactivateApplicationsSoon,
   sendOwedInactiveNotices,
 } from '../billing/billing.jobs.ts';
-import { markAccountActive, markAccountInactive } from '../billing/billing.repository.ts';
+import { markAccountActive, suspendAccount } from '../billing/billing.repository.ts';
 import { billingService } from '../billing/billing.service.ts';
+import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import { queueTwoFactorResetMail } from './operators.jobs.ts';
 import {
   countApplicationsAndMembers,
@@ -66,6 +68,7 @@ function toSummary(row: OrganizationRow): OperatorOrganizationSummary {
     email: row.email,
     contractType: row.contractType,
     accountStatus: row.accountStatus,
+    inactiveReason: row.inactiveReason,
     isAccountFilled: row.isFilled,
     balance: centsToUsd(row.balanceCents),
     createdAt: row.createdAt.toISOString(),
@@ -99,6 +102,8 @@ export function operatorsService({
     return {
       ...toSummary(row),
       trialEndAt: row.trialEndAt?.toISOString() ?? null,
+      billingCountry: row.billingCountry,
+      billingCountryLocked: await hasCardPayment(db, organizationId),
       isFreeCredit: row.isFreeCredit,
       minimumBalance: centsToUsd(row.minimumBalanceCents),
       contract: {
@@ -155,15 +160,42 @@ export function operatorsService({
     },
 
     /**
-     * Sets the account status. An account set active also gets back the applications the system
-     * deactivated while it was inactive, through the same job a settled debt sends.
+     * Sets the account status. Inactive is a suspension (reason operator), also over billing
+     * inactivity, which payments and new cards do not lift. Active lifts either reason, and the
+     * account gets back the applications the system deactivated while it was inactive, through the
+     * same job a settled debt sends.
      */
     async setStatus(reference: string, { status }: SetStatusRequest): Promise<OperatorOrganization> {
       const organizationId = await resolveOrganizationId(reference);
-      if (status === 'inactive') await markAccountInactive(db, organizationId);
+      if (status === 'inactive') await suspendAccount(db, organizationId);
       else if (await markAccountActive(db, organizationId)) {
         await reactivateApplicationsSoon(jobQueue, organizationId);
       }
+      return present(organizationId);
+    },
+
+    /**
+     * Sets the billing country, the tax of the next top-ups and invoices, also once a card payment
+     * has fixed it for members (decision 030). A state that is not one of the new country's is
+     * cleared, for the member to choose again.
+     */
+    async setBillingCountry(
+      reference: string,
+      { country }: SetBillingCountryRequest,
+    ): Promise<OperatorOrganization> {
+      const organizationId = await resolveOrganizationId(reference);
+      if (!isKnownCountry(country)) {
+        throw new AppError('VALIDATION_ERROR', {
+          field: 'country',
+          message: `country: ${country} is not a country the portal knows (ISO 3166-1, such as SG).`,
+        });
+      }
+      const row = await findOrganization(db, organizationId);
+      if (!row) throw new AppError('NOT_FOUND');
+      await updateOrganization(db, organizationId, {
+        billingCountry: country,
+        ...(!isKnownSubdivision(country, row.billingState) && { billingState: '' }),
+      });
       return present(organizationId);
     },
 

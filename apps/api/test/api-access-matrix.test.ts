@@ -356,6 +356,11 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
     withOperatorToken: OK,
     prepare: call('PUT', ownOrganization('/status'), { status: 'active' }),
   },
+  // The owner's own country: the billing form's rows below send it.
+  'PUT /api/operator/v1/organizations/{organization}/billing-country': {
+    withOperatorToken: OK,
+    prepare: call('PUT', ownOrganization('/billing-country'), { country: BILLING_UPDATE.billingCountry }),
+  },
   'PUT /api/operator/v1/organizations/{organization}/free-credit': {
     withOperatorToken: OK,
     prepare: call('PUT', ownOrganization('/free-credit'), { enabled: true }),
@@ -389,6 +394,10 @@ const ROWS: Record<string, Row> = {
   'PUT /api/v1/accounts/': {
     expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
     prepare: call('PUT', '/api/v1/accounts', BILLING_UPDATE),
+  },
+  'GET /api/v1/accounts/billing-country': {
+    expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
+    prepare: call('GET', '/api/v1/accounts/billing-country'),
   },
   // The organisation's requirement of a second factor: its super-admin's alone (turned off here, which
   // needs no second factor of the caller's own).

@@ -127,6 +127,18 @@ export const SubdivisionsResponseSchema = z.array(SubdivisionSchema);
 export type Subdivision = z.infer<typeof SubdivisionSchema>;
 export { NO_STATE_CODE };
 
+/**
+ * GET /api/v1/accounts/billing-country (VIEW_BILLING): whether the billing country is fixed. Tax
+ * follows the billing country, so once the organisation has a card payment (a top-up or an invoice
+ * paid, or one under way) members cannot change it; an operator can (decision 030). Read by the
+ * billing form alone, so the account read on every page load stays one statement.
+ */
+export const BillingCountryLockSchema = z.object({
+  billingCountry: z.string(),
+  locked: z.boolean(),
+});
+export type BillingCountryLock = z.infer<typeof BillingCountryLockSchema>;
+
 export const TaxRatesResponseSchema = z.object({
   defaultRate: z.number(),
   rates: z.record(z.string(), z.number()),

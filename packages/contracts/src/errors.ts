@@ -49,6 +49,8 @@ export const ERROR_DEFINITIONS = {
   PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },
   WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'errors.webhookSignatureInvalid' },
   TOP_UP_NOT_AVAILABLE: { status: 409, message: 'errors.topUpNotAvailable' },
+  /** Tax follows the billing country: once a card payment has fixed it, only an operator changes it (decision 030). */
+  BILLING_COUNTRY_LOCKED: { status: 409, message: 'errors.billingCountryLocked' },
   TWO_FACTOR_ENROLMENT_REQUIRED: { status: 403, message: 'errors.twoFactorEnrolmentRequired' },
   OWN_TWO_FACTOR_REQUIRED: { status: 409, message: 'errors.ownTwoFactorRequired' },
   SSO_ORGANIZATION_NOT_FOUND: { status: 404, message: 'sso.error.organizationNotFound' },

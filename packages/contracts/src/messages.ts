@@ -158,6 +158,8 @@ export const messages = {
   'errors.webhookSignatureInvalid':
     'The Stripe-Signature header is missing, or does not match this body signed with the webhook secret.',
   'errors.topUpNotAvailable': 'Top-ups are for pay-as-you-go accounts; your invoices are paid by card.',
+  'errors.billingCountryLocked':
+    'The billing country cannot be changed after a payment, because it sets the tax. Please contact support to change it.',
   'errors.paymentNotConfirmed':
     'The payment could not be confirmed yet. It will be confirmed shortly: check your billing page before paying again.',
   'errors.unknownApplication': 'One of the selected applications does not exist.',

@@ -13,6 +13,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
   'PUT /api/v1/accounts/security':
     'Require two-factor authentication of members who sign in with a password or Google (super-admin)',
+  'GET /api/v1/accounts/billing-country':
+    'The billing country and whether a card payment has fixed it (then only an operator changes it)',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',
   'GET /api/v1/accounts/freecredits': 'Free credit granted for each top-up amount',
   'GET /api/v1/accounts/usages': "The organisation's monthly active users this month",
@@ -83,7 +85,10 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     'Operator: set the contract, PAYG or flat-rate with its licence, fee and support plan',
   'PUT /api/operator/v1/organizations/{organization}/limits':
     'Operator: set the application and member limits',
-  'PUT /api/operator/v1/organizations/{organization}/status': 'Operator: set the account active or inactive',
+  'PUT /api/operator/v1/organizations/{organization}/status':
+    'Operator: suspend the account (inactive, which payments do not lift) or set it active',
+  'PUT /api/operator/v1/organizations/{organization}/billing-country':
+    'Operator: set the billing country, also once a card payment has fixed it (the tax of later payments)',
   'PUT /api/operator/v1/organizations/{organization}/free-credit':
     'Operator: whether top-ups earn free credit by the tiers',
   'POST /api/operator/v1/organizations/{organization}/credits':

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -23,4 +23,18 @@ export async function listTaxRates(executor: Executor) {
 
 export async function listFreeCreditTiers(executor: Executor) {
   return executor.select().from(schema.freeCreditTier).orderBy(schema.freeCreditTier.startCents);
+}
+
+/**
+ * Whether the organisation has a card payment that succeeded or is still under way (a top-up or an
+ * invoice): its tax was reckoned by the billing country, which is fixed from then on (decision 030).
+ */
+export async function hasCardPayment(executor: Executor, organizationId: string): Promise<boolean> {
+  const { paymentAttempt } = schema;
+  const [row] = await executor
+    .select({ id: paymentAttempt.id })
+    .from(paymentAttempt)
+    .where(and(eq(paymentAttempt.organizationId, organizationId), ne(paymentAttempt.status, 'refused')))
+    .limit(1);
+  return row !== undefined;
 }

@@ -1,5 +1,6 @@
 import {
   AccountSchema,
+  BillingCountryLockSchema,
   FreeCreditTiersResponseSchema,
   InitialSetupRequestSchema,
   OrganizationSecurityRequestSchema,
@@ -49,6 +50,10 @@ export async function accountsRoutes(app: FastifyInstance) {
       preValidation: async (request) => service.checkUpdate(requireSessionUser(request), request.body),
     },
     async (request) => service.update(requireSessionUser(request), request.body),
+  );
+
+  r.get('/billing-country', { schema: { response: { 200: BillingCountryLockSchema } } }, async (request) =>
+    service.billingCountryLock(requireSessionUser(request)),
   );
 
   r.get('/tax', { schema: { response: { 200: TaxRatesResponseSchema } } }, async () => service.taxRates());

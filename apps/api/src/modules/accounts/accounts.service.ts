@@ -5,6 +5,7 @@ import {
   UpdateAccountRequestSchema,
   permissionsForRoles,
   type Account,
+  type BillingCountryLock,
   type FreeCreditTier,
   type InitialSetupRequest,
   type MessageKey,
@@ -18,10 +19,16 @@ import { CREDENTIAL_PROVIDER_ID } from '../../auth/auth.ts';
 import { mustEnrolWhenRequired } from '../../auth/two-factor.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership, requireMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
-import { listFreeCreditTiers, listTaxRates, updateOrganization } from './accounts.repository.ts';
+import {
+  hasCardPayment,
+  listFreeCreditTiers,
+  listTaxRates,
+  updateOrganization,
+} from './accounts.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -143,6 +150,10 @@ export function accountsService({ db }: AccountsDeps) {
     if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
       throw fieldError('billingState', 'errors.unknownState');
     }
+    // Tax follows the country: once a card payment was taxed by it, only an operator changes it.
+    if (input.billingCountry !== organization.billingCountry && (await hasCardPayment(db, organization.id))) {
+      throw new AppError('BILLING_COUNTRY_LOCKED', { field: 'billingCountry' });
+    }
     const { organization: name, ...billing } = input;
     const updated = await updateOrganization(db, organization.id, { name, ...billing });
     if (!updated) throw new AppError('NOT_FOUND');
@@ -153,6 +164,16 @@ export function accountsService({ db }: AccountsDeps) {
     /** The caller's account; the first read of a new user creates their organisation (decision 001). */
     async me(user: SessionUser): Promise<Account> {
       return toAccount(user, await getMembership(db, user));
+    },
+
+    /** Whether the billing form may change the country: not once a card payment has fixed it (decision 030). */
+    async billingCountryLock(user: SessionUser): Promise<BillingCountryLock> {
+      const { member, organization } = await requireMembership(db, user);
+      assertPermission(member.roleId, 'VIEW_BILLING');
+      return {
+        billingCountry: organization.billingCountry,
+        locked: await hasCardPayment(db, organization.id),
+      };
     },
 
     /** An update body checked against the caller's form alone: 403, or that form's field errors. */

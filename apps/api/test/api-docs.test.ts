@@ -169,6 +169,7 @@ const BODYLESS = new Set([
   'POST /api/v1/applications/{applicationId}/reactivate',
   'POST /api/v1/invitations/{invitationId}/resend',
   'PUT /api/v1/accounts/payment-profiles/{profileId}/default',
+  'POST /api/v1/sso/email-domains/{domain}/verify',
 ]);
 
 const isNotApi = (url: string) =>

@@ -1,6 +1,5 @@
 import type {
   AddPaymentProfileResponse,
-  PaymentGatewayConfiguration,
   PaymentProfile,
   PayTransactionResponse,
   TopUpResponse,
@@ -21,8 +20,9 @@ import {
   setDefaultPaymentProfile,
 } from '../src/modules/payments/payments.repository.ts';
 import { balanceMovements, newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
+import { billMay2025 } from './card-abuse-support.ts';
+import { sandboxCardToken } from './card-fixtures.ts';
 import {
-  TEST_ORIGIN,
   expectApiError,
   jsonRequest,
   setUpOrganization,
@@ -60,20 +60,8 @@ async function newOwner(label: string): Promise<Owner> {
 }
 
 /** Card data to the sandbox's tokeniser, as the card form sends it; answers the token. */
-async function cardToken(owner: Owner, number: string): Promise<string> {
-  const configuration = await t.app.inject(
-    jsonRequest('GET', '/api/v1/accounts/payment-gateway', undefined, owner.cookie),
-  );
-  expect(configuration.statusCode, configuration.body).toBe(200);
-  const { publicKey, tokenizeUrl } = configuration.json() as PaymentGatewayConfiguration;
-  const tokenized = await t.app.inject({
-    method: 'POST',
-    url: new URL(tokenizeUrl ?? '', TEST_ORIGIN).pathname,
-    headers: { authorization: `Bearer ${publicKey}`, 'content-type': 'application/json' },
-    payload: { number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123', name: 'Ann Lee' },
-  });
-  expect(tokenized.statusCode, tokenized.body).toBe(200);
-  return (tokenized.json() as { id: string }).id;
+function cardToken(owner: Owner, number: string): Promise<string> {
+  return sandboxCardToken(t.app, owner.cookie, number);
 }
 
 async function addCard(owner: Owner, number: string, setAsDefault?: boolean) {
@@ -133,15 +121,7 @@ function sandboxSecretKey(): string {
 /** An owner whose account a billing run made inactive: May 2025's charge of USD 14.00 is open. */
 async function inactiveOwner(label: string) {
   const owner = await newOwner(label);
-  await newApplicationWithUsage(t.database.db, owner.organizationId, {
-    plan: 'max',
-    billingCycle: '2025-05',
-    mau: 100,
-  });
-  const run = await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
-    cycle: '2025-05',
-    organizationId: owner.organizationId,
-  });
+  const run = await billMay2025(t.database.db, owner.organizationId);
   const invoiceId = run.billed[0]?.transactionId;
   if (!invoiceId || run.becameInactive[0] !== owner.organizationId)
     throw new Error('the account is not inactive');
@@ -516,6 +496,7 @@ describe('reconciliation', () => {
       db: t.database.db,
       gateway: t.app.paymentGateway,
       jobQueue: t.app.jobQueue,
+      cardAttemptLimits: t.config.cardAttemptLimits,
       log: t.app.log,
     };
     expect(await reconcilePaymentAttempts(deps, new Date())).toMatchObject({ succeeded: 1 });
@@ -538,6 +519,7 @@ describe('reconciliation', () => {
       db: t.database.db,
       gateway: t.app.paymentGateway,
       jobQueue: t.app.jobQueue,
+      cardAttemptLimits: t.config.cardAttemptLimits,
     });
     expect(await service.reconcile(attempt)).toBe('refused');
     const invoice = (await ledgerOf(owner.organizationId)).find((row) => row.id === invoiceId);

@@ -159,7 +159,10 @@ export interface StripeFake {
   createPaymentMethod(testCard: keyof typeof TEST_PAYMENT_METHODS): string;
   /** The next `count` requests are answered with this 5xx (or other status) as Stripe's api_error, doing nothing. */
   failNext(status?: number, count?: number): void;
-  /** The next `count` requests are carried out, then their connections closed without an answer. */
+  /**
+   * The next `count` POST requests (those whose lost answer leaves an outcome unknown) are carried
+   * out, then their connections closed without an answer; reads are answered.
+   */
   loseAnswers(count?: number): void;
   /** Stripe forgets every idempotency key it has seen, as it does 24 hours after a key's first use. */
   forgetIdempotencyKeys(): void;
@@ -544,7 +547,7 @@ export async function startStripeFake(secretKey = 'sk_test_fake_0123456789abcdef
       }
       const key = request.headers['idempotency-key'];
       const result = answer(method, url, body, typeof key === 'string' ? key : undefined);
-      if (answersToLose > 0) {
+      if (answersToLose > 0 && method === 'POST') {
         answersToLose -= 1;
         request.socket.destroy();
         return;

@@ -432,7 +432,14 @@ describe('PAYMENT_PROVIDER=stripe configuration', () => {
 });
 
 describe('the portal with PAYMENT_PROVIDER=stripe', () => {
-  const t = useTestApp(stripeEnv);
+  // One organisation is refused card after card here, well past the card-attempt limits
+  // (card-abuse.test.ts tests those).
+  const t = useTestApp({
+    ...stripeEnv,
+    CARD_ATTEMPTS_PER_MEMBER: '1000',
+    CARD_ATTEMPTS_PER_ORGANIZATION: '1000',
+    CARD_ATTEMPTS_PER_IP: '1000',
+  });
   let cookie = '';
   let organizationId = '';
 
@@ -578,7 +585,13 @@ describe('the portal with PAYMENT_PROVIDER=stripe', () => {
 
   const reconcile = () =>
     reconcilePaymentAttempts(
-      { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
+      {
+        db: t.database.db,
+        gateway: t.app.paymentGateway,
+        jobQueue: t.app.jobQueue,
+        cardAttemptLimits: t.config.cardAttemptLimits,
+        log: t.app.log,
+      },
       new Date(Date.now() + 1000),
     );
 
@@ -756,7 +769,13 @@ describe('the portal with PAYMENT_PROVIDER=stripe', () => {
       // Stripe delivers again; the portal reconciles too: one top-up, one PaymentIntent.
       expect((await post(payload, sign(payload))).statusCode).toBe(200);
       await reconcilePaymentAttempts(
-        { db: t.database.db, gateway: t.app.paymentGateway, jobQueue: t.app.jobQueue, log: t.app.log },
+        {
+          db: t.database.db,
+          gateway: t.app.paymentGateway,
+          jobQueue: t.app.jobQueue,
+          cardAttemptLimits: t.config.cardAttemptLimits,
+          log: t.app.log,
+        },
         new Date(Date.now() + 1000),
       );
       const topUps = (await ledger()).filter((row) => row.idempotencyKey === attempt.idempotencyKey);

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@portal/contracts';
 import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { CardAttemptLimits } from '../../config.ts';
 import type { Executor, Tx } from '../../db/client.ts';
 import { cardAttempt as attempts, CARD_ATTEMPT_PURPOSES } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -16,16 +17,6 @@ import { AppError } from '../../errors.ts';
 
 /** How long a declined attempt counts. */
 export const CARD_ATTEMPT_WINDOW_SECONDS = 10 * 60;
-
-/** How many declined (or still unanswered) card attempts each may have within the window. */
-export const CARD_ATTEMPT_LIMITS = {
-  /** One person retrying their own card: three refusals in a row is a card that will not work. */
-  member: 3,
-  /** The organisation, whoever of its members tries (issue 23's number). */
-  organization: 5,
-  /** One address across organisations: several organisations behind one office's address, not a farm of sign-ups. */
-  ip: 10,
-} as const;
 
 export type CardAttemptPurpose = (typeof CARD_ATTEMPT_PURPOSES)[number];
 
@@ -60,7 +51,7 @@ const windowStart = sql`now() - make_interval(secs => ${CARD_ATTEMPT_WINDOW_SECO
 
 /**
  * Counts the caller's declined and pending attempts and writes this one pending, or refuses with
- * CardAttemptsLimitedError when any of the three is at its limit. The three keys are locked for the
+ * CardAttemptsLimitedError when any of the three is at its limit (`CARD_ATTEMPTS_PER_*`). The three keys are locked for the
  * rest of the transaction, always in the same order (so two requests never wait on each other in a
  * circle), and the count and the insert happen under them: two requests at once are counted one
  * after the other, on one instance or several. Answers the attempt's id, to settle it with.
@@ -69,16 +60,17 @@ export async function claimCardAttempt(
   tx: Tx,
   caller: CardAttemptCaller,
   purpose: CardAttemptPurpose,
+  limits: CardAttemptLimits,
 ): Promise<number> {
   const keys: { name: string; value: string; column: AnyPgColumn; limit: number }[] = [
     {
       name: 'organization',
       value: caller.organizationId,
       column: attempts.organizationId,
-      limit: CARD_ATTEMPT_LIMITS.organization,
+      limit: limits.organization,
     },
-    { name: 'member', value: caller.memberId, column: attempts.memberId, limit: CARD_ATTEMPT_LIMITS.member },
-    { name: 'ip', value: caller.ip, column: attempts.ip, limit: CARD_ATTEMPT_LIMITS.ip },
+    { name: 'member', value: caller.memberId, column: attempts.memberId, limit: limits.member },
+    { name: 'ip', value: caller.ip, column: attempts.ip, limit: limits.ip },
   ];
   for (const key of keys) {
     await tx.execute(

@@ -66,7 +66,12 @@ export function paymentsServiceFor(deps: PaymentsServiceDeps) {
 }
 
 export function paymentsServiceOf(app: FastifyInstance) {
-  return paymentsServiceFor({ db: app.database.db, gateway: app.paymentGateway, jobQueue: app.jobQueue });
+  return paymentsServiceFor({
+    db: app.database.db,
+    gateway: app.paymentGateway,
+    jobQueue: app.jobQueue,
+    cardAttemptLimits: app.config.cardAttemptLimits,
+  });
 }
 
 interface ReceiptDeps {
@@ -237,6 +242,7 @@ export async function paymentsJobs(app: FastifyInstance) {
       db: app.database.db,
       gateway: app.paymentGateway,
       jobQueue: app.jobQueue,
+      cardAttemptLimits: app.config.cardAttemptLimits,
       mailer: app.mailer,
       portalName: portalName(app.config),
       publicUrl: app.config.publicUrl,

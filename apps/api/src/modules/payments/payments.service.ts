@@ -13,6 +13,7 @@ import {
   type TopUpResponse,
 } from '@portal/contracts';
 import type { SessionUser } from '../../auth/session.ts';
+import type { CardAttemptLimits } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import {
@@ -85,6 +86,7 @@ export interface PaymentsDeps {
   db: Db;
   gateway: PaymentGateway;
   jobQueue: JobQueue;
+  cardAttemptLimits: CardAttemptLimits;
   /** Called once a charge has succeeded and its ledger rows are written (the receipt mail). */
   onPaymentSucceeded?: (attempt: PaymentAttemptRow) => Promise<void>;
   now?: () => Date;
@@ -189,6 +191,7 @@ export function paymentsService({
   db,
   gateway,
   jobQueue,
+  cardAttemptLimits,
   onPaymentSucceeded,
   now = () => new Date(),
 }: PaymentsDeps) {
@@ -384,7 +387,7 @@ export function paymentsService({
     const claimed = await db.transaction(async (tx) => {
       const invoice = await claimInvoiceForPayment(tx, organizationId, transactionId);
       if (!invoice) return undefined;
-      const cardAttemptId = caller && (await claimCardAttempt(tx, caller, 'invoice'));
+      const cardAttemptId = caller && (await claimCardAttempt(tx, caller, 'invoice', cardAttemptLimits));
       const creditCents = invoice.creditTransactionId
         ? await findCreditAmount(tx, organizationId, invoice.creditTransactionId)
         : 0;
@@ -518,7 +521,9 @@ export function paymentsService({
     ): Promise<AddPaymentProfileResponse> {
       const { organization, caller } = await cardCaller(user, ip);
       const cardType = await tokenBrand(token);
-      const cardAttemptId = await db.transaction((tx) => claimCardAttempt(tx, caller, 'card'));
+      const cardAttemptId = await db.transaction((tx) =>
+        claimCardAttempt(tx, caller, 'card', cardAttemptLimits),
+      );
       return settleCardAttemptWith(db, cardAttemptId, () =>
         saveProfile(organization, { token, cardType, setAsDefault }),
       );
@@ -570,7 +575,7 @@ export function paymentsService({
         taxRatePercent: Number(taxRatePercent),
       });
       const { attempt, cardAttemptId } = await db.transaction(async (tx) => {
-        const cardAttemptId = await claimCardAttempt(tx, caller, 'topup');
+        const cardAttemptId = await claimCardAttempt(tx, caller, 'topup', cardAttemptLimits);
         const attempt = await insertPaymentAttempt(tx, organization.id, {
           idempotencyKey: crypto.randomUUID(),
           purpose: 'topup',

@@ -12,6 +12,9 @@ interface CountrySelectProps {
   onBlur: () => void;
   ref: Ref<HTMLInputElement>;
   error: string | undefined;
+  /** The country cannot be changed here; `description` says why. */
+  disabled?: boolean;
+  description?: string;
 }
 
 /** The billing country, searched by name (the organisation setup and the billing information forms). */
@@ -23,6 +26,8 @@ export function CountrySelect({
   onBlur,
   ref,
   error,
+  disabled,
+  description,
 }: CountrySelectProps) {
   const { t } = useTranslation();
   return (
@@ -38,6 +43,8 @@ export function CountrySelect({
       onBlur={onBlur}
       ref={ref}
       error={error ?? (loadFailed ? t('setup.countriesFailed') : undefined)}
+      disabled={disabled}
+      description={description}
     />
   );
 }

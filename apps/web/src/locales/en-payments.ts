@@ -92,6 +92,8 @@ export const enPayments = {
 
   'managePayment.billing.title': 'Billing information',
   'managePayment.billing.inactive': 'Billing information can be changed while the account is active.',
+  'managePayment.billing.countryLocked':
+    'Fixed since your first payment, as it sets your tax. Contact support to change it.',
   'managePayment.billing.address': 'Billing address',
   'managePayment.billing.address2': 'Address line 2 (optional)',
   'managePayment.billing.city': 'City (optional)',

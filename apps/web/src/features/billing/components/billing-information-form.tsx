@@ -20,10 +20,11 @@ import { useUpdateAccount } from '../../../api/accounts/update-account';
 import { countriesQueryOptions } from '../../../api/countries/list-countries';
 import { CountrySelect } from '../../../components/country-select';
 import { useSignedInAccount } from '../../../lib/account';
-import { errorText, isToastedNetworkFailure } from '../../../lib/api-error';
+import { ApiError, errorText, isToastedNetworkFailure } from '../../../lib/api-error';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { showToast, toastError } from '../../../lib/toasts';
+import { useBillingCountryLock } from '../api/get-billing-country-lock';
 import { useSubdivisions } from '../api/list-subdivisions';
 import {
   billingFormValuesOf,
@@ -49,7 +50,8 @@ const SERVER_FIELDS = [
  * The billing information form (§5): organisation, names, address, country then its states ('no
  * state' NA for a country without any), city, zip, and VAT registration with its number. Changing
  * the country clears the state, unregistered clears the VAT number; it saves only after a change,
- * and only while the account is active.
+ * and only while the account is active. Once a card payment has fixed the country (it sets the
+ * tax, decision 030) the country is shown but not offered for change.
  */
 export function BillingInformationForm() {
   const { t } = useTranslation();
@@ -57,6 +59,8 @@ export function BillingInformationForm() {
   const editable = canEditBillingInformation(account);
   const countries = useQuery(countriesQueryOptions);
   const update = useUpdateAccount();
+  const countryLock = useBillingCountryLock();
+  const countryLocked = countryLock.data?.locked === true;
   const {
     register,
     control,
@@ -80,6 +84,8 @@ export function BillingInformationForm() {
         showToast({ color: 'green', message: t('managePayment.billing.saved') });
       },
       onError: (error) => {
+        // A payment since the form was shown fixed the country: the field says so from now on.
+        if (error instanceof ApiError && error.code === 'BILLING_COUNTRY_LOCKED') void countryLock.refetch();
         applyFieldErrors(error, setError, SERVER_FIELDS);
         if (!isToastedNetworkFailure(error)) toastError(errorText(error));
       },
@@ -149,6 +155,8 @@ export function BillingInformationForm() {
                       onBlur={field.onBlur}
                       ref={field.ref}
                       error={fieldError(errors.billingCountry)}
+                      disabled={countryLocked}
+                      description={countryLocked ? t('managePayment.billing.countryLocked') : undefined}
                     />
                   )}
                 />

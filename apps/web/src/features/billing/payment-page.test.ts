@@ -115,6 +115,17 @@ describe('paymentFailureOf', () => {
       expect(paymentFailureOf(refusal(code))).toBe('retry');
   });
 
+  it('keeps the page when too many cards were tried, saying how long to wait (an invoice does not return to billing)', () => {
+    const limited = new ApiError({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many card attempts. Please wait 10 minutes and try again.',
+      path: '/api/v1/transactions/000000042/pay',
+    });
+    expect(paymentFailureOf(limited)).toBe('retry');
+    expect(paymentFailureText(limited)).toBe('Too many card attempts. Please wait 10 minutes and try again.');
+  });
+
   it('does not know the outcome without an answer or when the server could not confirm it', () => {
     expect(paymentFailureOf(refusal('PAYMENT_NOT_CONFIRMED', 503))).toBe('unconfirmed');
     expect(

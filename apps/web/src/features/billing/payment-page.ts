@@ -86,7 +86,8 @@ export function topUpSummaryLines(
 
 /**
  * Failures after which the page stays, says why, and the user may try again: the card refused
- * (another card may be taken), the request refused, the payment service not reachable (later).
+ * (another card may be taken), the request refused, the payment service not reachable (later), too
+ * many card attempts (the answer says how long to wait; nothing was charged).
  */
 const TRY_AGAIN: readonly string[] = [
   'CARD_NOT_SUPPORTED',
@@ -97,12 +98,13 @@ const TRY_AGAIN: readonly string[] = [
   'CARD_AUTHENTICATION_REQUIRED',
   'VALIDATION_ERROR',
   'PAYMENT_GATEWAY_UNAVAILABLE',
+  'RATE_LIMITED',
 ] satisfies readonly ErrorCode[];
 
 /**
  * How a failed charge ends:
- * - 'retry': the card or the request was refused, or the payment service was not reachable; the
- *   page says why and stays.
+ * - 'retry': the card or the request was refused, or the payment service was not reachable, or
+ *   too many cards were tried; the page says why and stays.
  * - 'unconfirmed': no answer, or the server could not confirm the charge: whether the card was
  *   charged is not known yet, so the page says to check billing and offers no second payment.
  * - 'other': anything else; an invoice payment returns to billing with success=false (§2).

@@ -158,6 +158,29 @@ describe('the sandbox gateway the portal hosts', () => {
     expect(outcome).toMatchObject({ outcome: 'succeeded', card: { brand: 'jcb', last4: '0000' } });
   });
 
+  it('reads the card of a token without using it, for the portal to check its brand first', async () => {
+    const token = await tokenize(t.app, gateway(), CARDS.jcb);
+    expect(await gateway().tokenCard(token)).toEqual({
+      brand: 'jcb',
+      last4: '0000',
+      expMonth: 12,
+      expYear: NEXT_YEAR,
+    });
+    const charged = await gateway().charge({
+      amountCents: 100,
+      idempotencyKey: newKey(),
+      description: 'Top-up',
+      source: { token },
+    });
+    expect(charged).toMatchObject({ outcome: 'succeeded' });
+    // A used token is still read: whether it can be used is the save's or the charge's to say.
+    expect((await gateway().tokenCard(token)).brand).toBe('jcb');
+    await expect(gateway().tokenCard('tok_never_issued')).rejects.toMatchObject({
+      name: 'CardRefusedError',
+      refusal: 'invalid_token',
+    });
+  });
+
   it('answers a used token as a refusal (invalid_token), never as a failure', async () => {
     const token = await tokenize(t.app, gateway(), CARDS.visa);
     await gateway().charge({

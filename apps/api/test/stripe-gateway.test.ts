@@ -150,6 +150,17 @@ describe('the Stripe adapter', () => {
     await expect(saving).rejects.toMatchObject({ refusal });
   });
 
+  it('reads the card of a PaymentMethod without confirming anything with it', async () => {
+    const token = fake.createPaymentMethod('pm_card_unionpay');
+    expect(await gateway.tokenCard(token)).toMatchObject({ brand: 'unionpay', expMonth: 12 });
+    expect(fake.paymentIntents()).not.toContainEqual(expect.objectContaining({ paymentMethod: token }));
+    expect((await gateway.tokenCard('pm_card_amex')).brand).toBe('american_express');
+    await expect(gateway.tokenCard('pm_unknown')).rejects.toMatchObject({
+      name: 'CardRefusedError',
+      refusal: 'invalid_token',
+    });
+  });
+
   it('detaches a removed card; one already removed or unknown counts as removed', async () => {
     const { card } = await gateway.saveCard({
       token: 'pm_card_visa',

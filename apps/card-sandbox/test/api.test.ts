@@ -51,6 +51,26 @@ describe('the card sandbox', () => {
       expect(JSON.stringify(row)).not.toContain('Ann Lee');
     });
 
+    it("lets the merchant server read a token's card, without using it, with the secret key only", async () => {
+      const token = await tokenFor(sandbox.app, '3530 1113 3330 0000');
+      const read = (headers: Record<string, string>, id = token) =>
+        sandbox.app.inject({ method: 'GET', url: `/card-sandbox/v1/tokens/${id}`, headers });
+      const answer = await read(server);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json()).toEqual({
+        id: token,
+        card: { brand: 'jcb', last4: '0000', expMonth: 12, expYear: NEXT_YEAR },
+      });
+      expect((await read(browser)).statusCode).toBe(401);
+      expect((await read(server, 'tok_unknown')).json()).toMatchObject({
+        error: { code: 'resource_missing' },
+      });
+      const [row] = (await sandbox.sql('SELECT used_at FROM card_sandbox.tokens WHERE id = $1', [token])) as {
+        used_at: unknown;
+      }[];
+      expect(row?.used_at).toBeNull();
+    });
+
     it('reports JCB and the other brands it cannot refuse itself', async () => {
       const jcb = await tokenRequest(sandbox.app, { number: '3530 1113 3330 0000' });
       expect(jcb.json()).toMatchObject({ card: { brand: 'jcb', last4: '0000' } });

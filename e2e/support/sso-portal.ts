@@ -43,7 +43,8 @@ export const ssoTest = base.extend<
         await dns.stop();
       }
     },
-    { scope: 'worker' },
+    // Three stand-ins and a portal start here; a busy 2-core machine needs more than a test's minute.
+    { scope: 'worker', timeout: 180_000 },
   ],
   /**
    * An organisation of this worker's connected to the OpenID provider, for tests that only sign

@@ -110,7 +110,9 @@ function CheckOutcome({ proof }: { proof: SsoEmailDomain }) {
   if (status === 'verified' && verifiedAt)
     parts.push(t('ssoSettings.domains.verifiedOn', dateAndTime(verifiedAt)));
   if (checkError) parts.push(t(CHECK_OUTCOME[checkError]));
-  if (checkedAt) parts.push(t('ssoSettings.domains.checkedAt', dateAndTime(checkedAt)));
+  // The check that verified the domain needs no second mention.
+  if (checkedAt && checkedAt !== verifiedAt)
+    parts.push(t('ssoSettings.domains.checkedAt', dateAndTime(checkedAt)));
   else if (status === 'pending') parts.push(t('ssoSettings.domains.notChecked'));
   return parts.join(' ');
 }

@@ -278,7 +278,9 @@ describe('the Single sign-on page', () => {
     expect(within(verified).getByText('Verified')).toBeDefined();
     expect(within(verified).queryByLabelText('TXT record value')).toBeNull();
     expect(within(verified).queryByRole('button', { name: /Verify/ })).toBeNull();
-    expect(within(verified).getByRole('status').textContent).toMatch(/^Verified on 04 Mar 2026 at \d\d:20\./);
+    expect(within(verified).getByRole('status').textContent).toMatch(
+      /^Verified on 04 Mar 2026 at \d\d:20\.$/,
+    );
   });
 
   it('verifies a domain on request and says what the check found, and when', async () => {

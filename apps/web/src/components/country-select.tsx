@@ -45,6 +45,8 @@ export function CountrySelect({
       error={error ?? (loadFailed ? t('setup.countriesFailed') : undefined)}
       disabled={disabled}
       description={description}
+      // Beneath the field, so it stays level with the field beside it in the form's grid.
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
     />
   );
 }

@@ -62,7 +62,9 @@ describe('the billing information form', () => {
     const country = screen.getByLabelText('Country', { selector: 'input' }) as HTMLInputElement;
     expect(country.value).toBe('Singapore');
     expect(country.disabled).toBe(true);
-    expect(screen.getByText(HINT)).toBeDefined();
+    // Read out with the field, not only shown beside it.
+    const describedBy = (country.getAttribute('aria-describedby') ?? '').split(' ');
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain(HINT);
     expect((screen.getByLabelText('Billing address') as HTMLInputElement).disabled).toBe(false);
     expect(
       (screen.getByLabelText('State or province', { selector: 'input' }) as HTMLInputElement).disabled,

@@ -106,7 +106,7 @@ describe("another organisation's super-admin", () => {
     expect(ok(await ssoSettings(b))).toEqual(before);
   });
 
-  it("cannot list the email domain organisation A verified, alone or among its own", async () => {
+  it('cannot list the email domain organisation A verified, alone or among its own', async () => {
     const before = ok(await ssoSettings(b));
     for (const emailDomains of [['org-a.io'], ['org-b.io', 'ORG-A.io']]) {
       const response = await putSettings(b, { ...settingsOfB, emailDomains });
@@ -115,9 +115,16 @@ describe("another organisation's super-admin", () => {
     expect(ok(await ssoSettings(b))).toEqual(before);
   });
 
-  it("may list a domain organisation A only claimed, which blocks nobody and stays pending for both until one proves it", async () => {
-    ok(await putSettings(a, { ...settingsOfA(a.applicationId), emailDomains: ['org-a.io', 'shared-claim.io'] }));
-    const listed = ok(await putSettings(b, { ...settingsOfB, emailDomains: ['org-b.io', 'shared-claim.io'] })) as {
+  it('may list a domain organisation A only claimed, which blocks nobody and stays pending for both until one proves it', async () => {
+    ok(
+      await putSettings(a, {
+        ...settingsOfA(a.applicationId),
+        emailDomains: ['org-a.io', 'shared-claim.io'],
+      }),
+    );
+    const listed = ok(
+      await putSettings(b, { ...settingsOfB, emailDomains: ['org-b.io', 'shared-claim.io'] }),
+    ) as {
       emailDomains: { domain: string; status: string }[];
     };
     expect(listed.emailDomains).toEqual([
@@ -140,7 +147,7 @@ describe("another organisation's super-admin", () => {
     ok(await putSettings(b, settingsOfB));
   });
 
-  it("cannot verify, or learn anything of, a domain only organisation A lists", async () => {
+  it('cannot verify, or learn anything of, a domain only organisation A lists', async () => {
     const response = await verifyEmailDomain(t.app, b.cookie, 'org-a.io');
     expectApiError(response, 404, 'SSO_EMAIL_DOMAIN_NOT_FOUND');
     expect(response.body).not.toContain((await emailDomainOf(t.app, a.cookie, 'org-a.io')).record.value);

@@ -346,9 +346,14 @@ describe('who an identity provider may sign in (issue 23, finding 1)', () => {
     expect(account.organizationId).toBe(org.organizationId);
     expect(account.roles).toEqual([{ id: 'portal.moderator' }]);
     expect(account.hasPassword).toBe(true);
-    const member = await t.app.inject(jsonRequest('GET', `/api/v1/members/${account.memberId}`, undefined, org.cookie));
+    const member = await t.app.inject(
+      jsonRequest('GET', `/api/v1/members/${account.memberId}`, undefined, org.cookie),
+    );
     expect(member.json()).toMatchObject({ applicationScopes: [{ id: applicationId, name: applicationId }] });
-    const [invitation] = await t.database.db.select().from(schema.invitation).where(eq(schema.invitation.email, email));
+    const [invitation] = await t.database.db
+      .select()
+      .from(schema.invitation)
+      .where(eq(schema.invitation.email, email));
     expect(invitation?.status).toBe('confirmed');
     expect((await usersWith(email)).length).toBe(1);
   });
@@ -385,7 +390,11 @@ describe('the address an identity provider asserts (issue 23, finding 7)', () =>
 
   it('is refused when it is not an address, whatever domain it ends in, leaving no user', async () => {
     const org = await ssoOrganization();
-    for (const asserted of [`x@evil.io@${org.emailDomain}`, `two words@${org.emailDomain}`, `@${org.emailDomain}`]) {
+    for (const asserted of [
+      `x@evil.io@${org.emailDomain}`,
+      `two words@${org.emailDomain}`,
+      `@${org.emailDomain}`,
+    ]) {
       const refused = await signInWithSso(org.domain, person(asserted));
       expect(refused.session, asserted).toBeUndefined();
       expect(refused.location.searchParams.get('error'), asserted).toBe('SSO_SIGN_IN_REFUSED');
@@ -412,7 +421,11 @@ describe('refusals (issue 23, finding 8)', () => {
     const answers = [];
     for (const asserted of [elsewhere, unverified, uninvited, `x@evil.io@${org.emailDomain}`])
       answers.push(answerOf(await signInWithSso(org.domain, person(asserted))));
-    expect(answers[0]).toMatchObject({ session: undefined, path: '/sign-in-sso', error: 'SSO_SIGN_IN_REFUSED' });
+    expect(answers[0]).toMatchObject({
+      session: undefined,
+      path: '/sign-in-sso',
+      error: 'SSO_SIGN_IN_REFUSED',
+    });
     expect(answers[0]!.description).not.toMatch(/elsewhere|@/);
     for (const answer of answers) expect(answer).toEqual(answers[0]);
 

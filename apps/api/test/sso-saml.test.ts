@@ -111,7 +111,7 @@ describe('whether sign-in offers single sign-on', () => {
     } finally {
       await fresh.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('SAML single sign-on', () => {
@@ -215,12 +215,22 @@ describe('who a SAML identity provider may sign in (issue 23, findings 1, 7 and 
     const org = await samlOrganization();
     const owner = `owner@${org.emailDomain}`;
     const spaced = ` ${owner.toUpperCase()} `;
-    const landed = await signInWithSaml(org.domain, { nameId: spaced, email: spaced, firstName: 'Ada', lastName: 'Owner' });
+    const landed = await signInWithSaml(org.domain, {
+      nameId: spaced,
+      email: spaced,
+      firstName: 'Ada',
+      lastName: 'Owner',
+    });
     expect(landed.session).toBeDefined();
     expect((await me(landed.session!)).roles).toEqual([{ id: 'portal.super-admin' }]);
 
     const forged = `x@evil.io@${org.emailDomain}`;
-    const refused = await signInWithSaml(org.domain, { nameId: forged, email: forged, firstName: 'X', lastName: 'Y' });
+    const refused = await signInWithSaml(org.domain, {
+      nameId: forged,
+      email: forged,
+      firstName: 'X',
+      lastName: 'Y',
+    });
     expect(refused.session).toBeUndefined();
     expect(refused.location.searchParams.get('error')).toBe('SSO_SIGN_IN_REFUSED');
     expect(refused.location.searchParams.get('error_description')).not.toContain('evil');

@@ -227,7 +227,8 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
      */
     async beforeAddressLookup(asserted: string, providerId: string): Promise<string> {
       const address = normalizedSsoAddress(asserted);
-      if (!address) throw refuse('SSO_SIGN_IN_REFUSED', { providerId, reason: 'not a valid address', asserted });
+      if (!address)
+        throw refuse('SSO_SIGN_IN_REFUSED', { providerId, reason: 'not a valid address', asserted });
       const organization = await organizationOfProvider(db, providerId);
       const person = await personWithAddress(db, address);
       const verdict = verdictOf(
@@ -243,7 +244,12 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
     /** Before a new user is made by an SSO sign-in: refused, or given an SSO member's kind of id and the normalised address. */
     async beforeUserCreated(user: { email: string }, providerId: string) {
       const address = normalizedSsoAddress(user.email);
-      if (!address) throw refuse('SSO_SIGN_IN_REFUSED', { providerId, reason: 'not a valid address', asserted: user.email });
+      if (!address)
+        throw refuse('SSO_SIGN_IN_REFUSED', {
+          providerId,
+          reason: 'not a valid address',
+          asserted: user.email,
+        });
       const organization = await organizationOfProvider(db, providerId);
       const detail = { providerId, organizationId: organization.id, address };
       const verdict = admission(
@@ -272,7 +278,10 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
       const organization = await organizationOfProvider(db, providerId);
       await db.transaction(async (tx) => {
         const hasSeat = await lockOrganizationWithFreeSeat(tx, organization);
-        const [user] = await tx.select({ email: schema.user.email, name: schema.user.name }).from(schema.user).where(eq(schema.user.id, userId));
+        const [user] = await tx
+          .select({ email: schema.user.email, name: schema.user.name })
+          .from(schema.user)
+          .where(eq(schema.user.id, userId));
         const detail = { providerId, organizationId: organization.id, userId };
         if (!user) throw refuse('SSO_SIGN_IN_REFUSED', { ...detail, reason: 'user not found' });
         const verdict = admission(
@@ -286,8 +295,14 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
         );
         if (verdict.admit === 'member') return;
         const { invitation } = verdict;
-        if (!invitation && !hasSeat) throw refuse('USER_LIMIT_REACHED', { ...detail, reason: 'no seat left' });
-        await joinOrganization(tx, organization, { userId, displayName: user.name.trim() || user.email }, invitation);
+        if (!invitation && !hasSeat)
+          throw refuse('USER_LIMIT_REACHED', { ...detail, reason: 'no seat left' });
+        await joinOrganization(
+          tx,
+          organization,
+          { userId, displayName: user.name.trim() || user.email },
+          invitation,
+        );
       });
     },
 
@@ -334,7 +349,9 @@ async function joinOrganization(
   invitation: InvitationRow | undefined,
 ) {
   const memberId = uuidV7();
-  const allApplications = invitation ? invitation.applicationIds === null : organization.ssoDefaultAllApplications;
+  const allApplications = invitation
+    ? invitation.applicationIds === null
+    : organization.ssoDefaultAllApplications;
   await tx.insert(schema.member).values({
     id: memberId,
     organizationId: organization.id,
@@ -351,7 +368,10 @@ async function joinOrganization(
     if (invitation.applicationIds?.length)
       await tx.insert(schema.memberApplicationScope).select(
         tx
-          .select({ memberId: sql<string>`${memberId}`.as('member_id'), applicationId: schema.application.id })
+          .select({
+            memberId: sql<string>`${memberId}`.as('member_id'),
+            applicationId: schema.application.id,
+          })
           .from(schema.application)
           .where(
             and(
@@ -401,15 +421,11 @@ export function ssoDatabaseHooks(membership: SsoMembership) {
   };
 }
 
-/** The one lookup of a user by address a query can be: `where email = …` and nothing else. */
-function addressLookedUp(query: { model: string; where?: { field: string; value?: unknown }[] }) {
-  const [clause, ...others] = query.where ?? [];
-  if (query.model !== 'user' || others.length > 0 || clause?.field !== 'email') return undefined;
-  return typeof clause.value === 'string' ? clause.value : undefined;
-}
-
 /** A lookup of the asserted address, normalised or refused by the SSO rules first when an SSO sign-in returns. */
-function withAddressRules<Adapter extends Pick<DBAdapter, 'findOne'>>(adapter: Adapter, membership: SsoMembership): Adapter {
+function withAddressRules<Adapter extends Pick<DBAdapter, 'findOne'>>(
+  adapter: Adapter,
+  membership: SsoMembership,
+): Adapter {
   return {
     ...adapter,
     async findOne(query: Parameters<DBAdapter['findOne']>[0]) {

@@ -50,7 +50,11 @@ export async function recheckEmailDomains(deps: EmailDomainRecheckDeps) {
  * makes it one job, which one server works.
  */
 export async function scheduleEmailDomainRecheck(jobQueue: JobQueue, now: Date) {
-  await jobQueue.send(EMAIL_DOMAIN_CHECK_QUEUE, {}, { id: jobIdOf(EMAIL_DOMAIN_CHECK_QUEUE, now.toISOString().slice(0, 13)) });
+  await jobQueue.send(
+    EMAIL_DOMAIN_CHECK_QUEUE,
+    {},
+    { id: jobIdOf(EMAIL_DOMAIN_CHECK_QUEUE, now.toISOString().slice(0, 13)) },
+  );
 }
 
 /** The scheduled re-check of SSO email domains' DNS proofs. */

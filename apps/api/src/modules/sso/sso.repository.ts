@@ -6,6 +6,8 @@ import * as schema from '../../db/schema.ts';
 
 export type SsoProviderRow = typeof schema.ssoProvider.$inferSelect;
 
+const HOUR_MS = 3_600_000;
+
 export async function findProviderOfOrganization(executor: Executor, organizationId: string) {
   const [row] = await executor
     .select()
@@ -164,8 +166,6 @@ export async function emailDomainsDueForCheck(executor: Executor, now: Date, lim
     .orderBy(sql`${schema.ssoEmailDomain.checkedAt} ASC NULLS FIRST`)
     .limit(limit);
 }
-
-const HOUR_MS = 3_600_000;
 
 /** The default applications of new SSO members, with their names (for the page). */
 export async function defaultApplicationsOf(executor: Executor, organizationId: string) {

@@ -22,13 +22,7 @@ import {
 import { balanceMovements, newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
 import { billMay2025 } from './card-abuse-support.ts';
 import { sandboxCardToken } from './card-fixtures.ts';
-import {
-  expectApiError,
-  jsonRequest,
-  setUpOrganization,
-  untilMail,
-  useTestApp,
-} from './helper.ts';
+import { expectApiError, jsonRequest, setUpOrganization, untilMail, useTestApp } from './helper.ts';
 
 /*
  * Cards, top-ups and invoice payments through the portal API against the sandbox gateway it hosts
@@ -187,6 +181,30 @@ describe('saved cards', () => {
     const refused = await addCard(owner, number);
     expect(expectApiError(refused, status, code).message).toBe(message);
     expect(await cardsOf(owner)).toEqual([]);
+  });
+
+  it('makes the customer again when the gateway lost it, and charges the card under the new one', async () => {
+    const lost = await newOwner('lost-customer');
+    await t.database.db
+      .update(schema.organization)
+      .set({ gatewayCustomerRef: 'cus_lost_by_the_gateway' })
+      .where(eq(schema.organization.id, lost.organizationId));
+    const added = await addCard(lost, CARDS.visa);
+    expect(added.statusCode, added.body).toBe(201);
+    const [organization] = await t.database.db
+      .select({ customerRef: schema.organization.gatewayCustomerRef })
+      .from(schema.organization)
+      .where(eq(schema.organization.id, lost.organizationId));
+    expect(organization?.customerRef).toMatch(/^cus_(?!lost)/);
+    const paid = await t.app.inject(
+      jsonRequest(
+        'POST',
+        '/api/v1/accounts/topup',
+        { amount: 1, paymentProfileId: (added.json() as PaymentProfile).id },
+        lost.cookie,
+      ),
+    );
+    expect(paid.statusCode, paid.body).toBe(201);
   });
 
   it('refuses a token used once already', async () => {

@@ -51,10 +51,11 @@ const windowStart = sql`now() - make_interval(secs => ${CARD_ATTEMPT_WINDOW_SECO
 
 /**
  * Counts the caller's declined and pending attempts and writes this one pending, or refuses with
- * CardAttemptsLimitedError when any of the three is at its limit (`CARD_ATTEMPTS_PER_*`). The three keys are locked for the
- * rest of the transaction, always in the same order (so two requests never wait on each other in a
- * circle), and the count and the insert happen under them: two requests at once are counted one
- * after the other, on one instance or several. Answers the attempt's id, to settle it with.
+ * CardAttemptsLimitedError when any of the three is at its limit (`CARD_ATTEMPTS_PER_*`). The three
+ * keys are locked for the rest of the transaction, always in the same order (so two requests never
+ * wait on each other in a circle), and the count and the insert happen under them: two requests at
+ * once are counted one after the other, on one instance or several. Answers the attempt's id, to
+ * settle it with.
  */
 export async function claimCardAttempt(
   tx: Tx,
@@ -86,9 +87,7 @@ export async function claimCardAttempt(
     const counted = await tx
       .select({
         leavesInSeconds:
-          sql<number>`ceil(extract(epoch from ${attempts.createdAt} + make_interval(secs => ${CARD_ATTEMPT_WINDOW_SECONDS}) - now()))`.mapWith(
-            Number,
-          ),
+          sql<number>`ceil(extract(epoch from ${attempts.createdAt} - ${windowStart}))`.mapWith(Number),
       })
       .from(attempts)
       .where(
@@ -115,7 +114,7 @@ export async function claimCardAttempt(
 /**
  * Runs the use of a card whose attempt was claimed, and settles the attempt with how it ended:
  * succeeded, or declined by a refusal of the card. One that ended otherwise (the gateway did not
- * answer, the invoice was not payable) said nothing about the card and is not counted: it is removed.
+ * answer, the charge is not confirmed) said nothing about the card and is not counted: it is removed.
  */
 export async function settleCardAttemptWith<T>(db: Executor, id: number, use: () => Promise<T>): Promise<T> {
   let result: T;

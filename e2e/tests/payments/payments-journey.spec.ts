@@ -6,7 +6,6 @@ import { Operator, sharedPortal } from '../../support/operator.ts';
 import {
   NOT_SUPPORTED_WORDING,
   TEST_CARDS,
-  addCardToInactiveAccount,
   fillCard,
   payButton,
   savedCard,
@@ -115,18 +114,30 @@ test('a top-up of 1000 with free credit: the summary, the success modal, the bal
   expect(organization.balance).toBe(1000);
 });
 
-test('an inactive account: a card added pays what is due and the reactivation dialog says the applications are back within 24 hours', async ({
+test("an account an operator suspended: a card added does not lift the suspension (no reactivation dialog), the operator's set-status active does", async ({
   page,
   users,
   baseURL,
 }) => {
-  const owner = await users.signedIn({ label: 'reactivation-journey' });
-  await new Operator(sharedPortal(baseURL!)).run('org', 'set-status', owner.email, 'inactive');
+  const owner = await users.signedIn({ label: 'suspension-journey' });
+  const operator = new Operator(sharedPortal(baseURL!));
+  const suspended = await operator.run<OperatorOrganization>('org', 'set-status', owner.email, 'inactive');
+  expect(suspended).toMatchObject({ accountStatus: 'inactive', inactiveReason: 'operator' });
   await page.goto('/manage-payment');
   await expect(page.getByLabel('Billing address')).toBeDisabled();
 
-  await addCardToInactiveAccount(page, TEST_CARDS.succeeds);
-  // The account is active again: its billing details can be changed.
+  await page.getByRole('button', { name: 'Add card' }).click();
+  const adding = page.getByRole('dialog', { name: 'Add a card' });
+  await fillCard(adding, TEST_CARDS.succeeds);
+  await adding.getByRole('button', { name: 'Save card' }).click();
+  await expect(page.getByText('The VISA ending in 4242 was added.')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Your account is being reactivated' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText('Your account is inactive.', { exact: false })).toBeVisible();
+  await expect(page.getByLabel('Billing address')).toBeDisabled();
+
+  await operator.run('org', 'set-status', owner.email, 'active');
+  await page.reload();
   await expect(page.getByLabel('Billing address')).toBeEnabled();
   await expect(page.getByText('Your account is inactive.', { exact: false })).toHaveCount(0);
 });

@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddPaymentProfileResponse, OperatorOrganization } from '@portal/contracts';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
-import { newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
+import { billMayLeftUnpaid, organizationRow } from './billing-fixtures.ts';
 import { addSandboxCard } from './card-fixtures.ts';
 import { testConfig } from './fixtures.ts';
 import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+import { operatorApi } from './operator-fixtures.ts';
 import { databaseUrlOf } from './session-cache-support.ts';
 
 /*
@@ -46,15 +46,11 @@ async function newOwner(label: string) {
   return { cookie, organizationId: (me.json() as { organizationId: string }).organizationId };
 }
 
-function setStatusThroughFirst(organizationId: string, status: 'active' | 'inactive') {
-  const request = jsonRequest('PUT', `/api/operator/v1/organizations/${organizationId}/status`, { status });
-  return first.app.inject({
-    ...request,
-    headers: { ...request.headers, authorization: `Bearer ${OPERATOR_TOKEN}` } as InjectOptions['headers'],
-  });
-}
+const operatorOfFirst = operatorApi(first, OPERATOR_TOKEN);
+const setStatusThroughFirst = (organizationId: string, status: 'active' | 'inactive') =>
+  operatorOfFirst('PUT', `/organizations/${organizationId}/status`, { status });
 
-/** Waits until the second instance answers the account as inactive: its kept answer has heard the change. */
+/** Waits until the second instance answers the account status: its kept answer has heard the change. */
 async function untilSecondSees(cookie: string, accountStatus: string) {
   await expect
     .poll(
@@ -93,15 +89,7 @@ describe('an operator suspension with two instances on one PostgreSQL database',
 
   it('an account inactive for billing comes back with a card added through the other instance', async () => {
     const owner = await newOwner('billing');
-    await newApplicationWithUsage(first.database.db, owner.organizationId, {
-      plan: 'max',
-      billingCycle: '2025-05',
-      mau: 100,
-    });
-    const run = await billingService({ db: first.database.db, productName: 'Social' }).runMonthlyBilling({
-      cycle: '2025-05',
-      organizationId: owner.organizationId,
-    });
+    const run = await billMayLeftUnpaid(first.database.db, owner.organizationId);
     expect(run.becameInactive).toEqual([owner.organizationId]);
     await untilSecondSees(owner.cookie, 'inactive');
 

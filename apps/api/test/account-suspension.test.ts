@@ -1,18 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import type {
   AddPaymentProfileResponse,
   ListOperatorOrganizationsResponse,
   OperatorOrganization,
   TopUpResponse,
 } from '@portal/contracts';
-import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_OK, main } from '../src/cli/portal-cli.ts';
+import { EXIT_OK } from '../src/cli/portal-cli.ts';
 import { hasOpenCharges } from '../src/modules/billing/billing.repository.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
-import { newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
+import { billMayLeftUnpaid, organizationRow } from './billing-fixtures.ts';
 import { addSandboxCard, topUpWithSandboxCard } from './card-fixtures.ts';
 import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+import { operatorApi, operatorCli } from './operator-fixtures.ts';
 
 /*
  * Why an account is inactive (issue 23, finding 2): a billing run's unpaid charge (billing), which a
@@ -21,7 +19,8 @@ import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
  */
 const OPERATOR_TOKEN = 'operator-token-for-the-suspension-test';
 const t = useTestApp({ OPERATOR_TOKEN });
-let portalUrl = '';
+const operator = operatorApi(t, OPERATOR_TOKEN);
+const cli = operatorCli(t, OPERATOR_TOKEN);
 
 interface Owner {
   cookie: string;
@@ -35,14 +34,6 @@ async function newOwner(label: string): Promise<Owner> {
   const cookie = await setUpOrganization(t.app, email);
   const me = await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, cookie));
   return { cookie, email, organizationId: (me.json() as { organizationId: string }).organizationId };
-}
-
-function operator(method: InjectOptions['method'], url: string, body?: unknown) {
-  const request = jsonRequest(method, `/api/operator/v1${url}`, body);
-  return t.app.inject({
-    ...request,
-    headers: { ...request.headers, authorization: `Bearer ${OPERATOR_TOKEN}` },
-  });
 }
 
 async function setStatus(owner: Owner, status: 'active' | 'inactive'): Promise<OperatorOrganization> {
@@ -62,18 +53,8 @@ async function accountOf(owner: Owner) {
   };
 }
 
-/** A billing run leaves May 2025's charge of USD 14.00 open on an empty balance: inactive for billing. */
-async function leaveChargeUnpaid(owner: Owner) {
-  await newApplicationWithUsage(t.database.db, owner.organizationId, {
-    plan: 'max',
-    billingCycle: '2025-05',
-    mau: 100,
-  });
-  return billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
-    cycle: '2025-05',
-    organizationId: owner.organizationId,
-  });
-}
+/** A billing run leaves a charge unpaid on an empty balance: inactive for billing. */
+const leaveChargeUnpaid = (owner: Owner) => billMayLeftUnpaid(t.database.db, owner.organizationId);
 
 async function addCard(owner: Owner) {
   const added = await addSandboxCard(t.app, owner.cookie);
@@ -81,22 +62,7 @@ async function addCard(owner: Owner) {
   return added.json() as AddPaymentProfileResponse;
 }
 
-/** Runs an operator CLI command line against the portal listening for this file. */
-async function portal(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    env: { PORTAL_URL: portalUrl, OPERATOR_TOKEN },
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
-
-beforeAll(async () => {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  portalUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
+beforeAll(() => cli.listen());
 
 describe("an operator's suspension", () => {
   it('is not lifted by a new card; only an operator makes the account active again', async () => {
@@ -213,20 +179,20 @@ describe('the reason, as the operator sees it', () => {
     await leaveChargeUnpaid(billing);
     const suspended = await newOwner('cli-operator');
 
-    const setInactive = await portal('org', 'set-status', suspended.email, 'inactive');
+    const setInactive = await cli.run('org', 'set-status', suspended.email, 'inactive');
     expect(setInactive.code, setInactive.stderr).toBe(EXIT_OK);
     expect(setInactive.stdout).toMatch(/^Status\s+inactive \(suspended by an operator\)$/m);
-    const shownBilling = await portal('org', 'show', billing.email);
+    const shownBilling = await cli.run('org', 'show', billing.email);
     expect(shownBilling.stdout).toMatch(/^Status\s+inactive \(unpaid charge\)$/m);
 
-    const listed = await portal('org', 'list');
+    const listed = await cli.run('org', 'list');
     expect(listed.code, listed.stderr).toBe(EXIT_OK);
     const rowOf = (owner: Owner) =>
       listed.stdout.split('\n').find((line) => line.includes(owner.organizationId));
     expect(rowOf(suspended)).toMatch(/PAYG\s+inactive \(suspended by an operator\)\s+USD/);
     expect(rowOf(billing)).toMatch(/PAYG\s+inactive \(unpaid charge\)\s+USD/);
 
-    const setActive = await portal('org', 'set-status', suspended.email, 'active');
+    const setActive = await cli.run('org', 'set-status', suspended.email, 'active');
     expect(setActive.stdout).toMatch(/^Status\s+active$/m);
   });
 });

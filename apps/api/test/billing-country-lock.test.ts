@@ -1,12 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import type { Account, BillingCountryLock, OperatorOrganization, TopUpResponse } from '@portal/contracts';
-import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_OK, main } from '../src/cli/portal-cli.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
-import { newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
+import { EXIT_OK } from '../src/cli/portal-cli.ts';
+import { billMayLeftUnpaid, organizationRow } from './billing-fixtures.ts';
 import { addSandboxCard, sandboxCardToken, topUpWithSandboxCard } from './card-fixtures.ts';
 import { expectApiError, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
+import { operatorApi, operatorCli } from './operator-fixtures.ts';
 
 /*
  * Tax follows the billing country (issue 23, finding 10; decision 030): once a card payment was
@@ -16,7 +14,8 @@ import { expectApiError, jsonRequest, setUpOrganization, useTestApp } from './he
  */
 const OPERATOR_TOKEN = 'operator-token-for-the-billing-country-test';
 const t = useTestApp({ OPERATOR_TOKEN });
-let portalUrl = '';
+const operator = operatorApi(t, OPERATOR_TOKEN);
+const cli = operatorCli(t, OPERATOR_TOKEN);
 
 const BILLING = {
   organization: 'Acme Pte Ltd',
@@ -64,30 +63,7 @@ async function topUp(owner: Owner, amount: number): Promise<TopUpResponse> {
   return response.json() as TopUpResponse;
 }
 
-function operator(method: InjectOptions['method'], url: string, body?: unknown) {
-  const request = jsonRequest(method, `/api/operator/v1${url}`, body);
-  return t.app.inject({
-    ...request,
-    headers: { ...request.headers, authorization: `Bearer ${OPERATOR_TOKEN}` },
-  });
-}
-
-/** Runs an operator CLI command line against the portal listening for this file. */
-async function portal(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    env: { PORTAL_URL: portalUrl, OPERATOR_TOKEN },
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
-
-beforeAll(async () => {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  portalUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
+beforeAll(() => cli.listen());
 
 describe('the billing country before any payment', () => {
   it('changes freely, and a refused card fixes nothing', async () => {
@@ -136,15 +112,7 @@ describe('the billing country after a paid top-up', () => {
 describe('the billing country after an invoice paid by card', () => {
   it('is fixed too', async () => {
     const owner = await newOwner('after-invoice');
-    await newApplicationWithUsage(t.database.db, owner.organizationId, {
-      plan: 'max',
-      billingCycle: '2025-05',
-      mau: 100,
-    });
-    await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
-      cycle: '2025-05',
-      organizationId: owner.organizationId,
-    });
+    await billMayLeftUnpaid(t.database.db, owner.organizationId);
     // The account is inactive for the unpaid charge: the card added pays it.
     const added = await addSandboxCard(t.app, owner.cookie);
     expect(added.statusCode, added.body).toBe(201);
@@ -158,7 +126,7 @@ describe("the operator's billing country", () => {
     const owner = await newOwner('operator-country');
     await topUp(owner, 100);
 
-    const set = await portal('org', 'set-billing-country', owner.email, 'US');
+    const set = await cli.run('org', 'set-billing-country', owner.email, 'US');
     expect(set.code, set.stderr).toBe(EXIT_OK);
     expect(set.stdout).toMatch(/^Billing country\s+US, fixed by a card payment$/m);
     expect(await organizationRow(t.database.db, owner.organizationId)).toMatchObject({

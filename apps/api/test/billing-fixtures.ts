@@ -5,6 +5,7 @@ import type { SessionUser } from '../src/auth/session.ts';
 import type { Db, Executor } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
+import { billingService } from '../src/modules/billing/billing.service.ts';
 
 /** Organisations, applications and usage as the billing run finds them, written straight to the database. */
 
@@ -131,4 +132,16 @@ export async function sessionUserOf(db: Db, email: string): Promise<SessionUser>
     twoFactorEnrolmentRequired: false,
     membership: undefined,
   };
+}
+
+/**
+ * A billing run that leaves May 2025's charge of USD 14.00 (100 MAU on the max plan) unpaid on an
+ * empty balance: the account becomes inactive for billing. Answers the run.
+ */
+export async function billMayLeftUnpaid(db: Db, organizationId: string) {
+  await newApplicationWithUsage(db, organizationId, { plan: 'max', billingCycle: '2025-05', mau: 100 });
+  return billingService({ db, productName: 'Social' }).runMonthlyBilling({
+    cycle: '2025-05',
+    organizationId,
+  });
 }

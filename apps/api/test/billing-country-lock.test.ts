@@ -1,6 +1,7 @@
 import type { Account, BillingCountryLock, OperatorOrganization, TopUpResponse } from '@portal/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK } from '../src/cli/portal-cli.ts';
+import { BILLING_UPDATE } from './access-outcomes.ts';
 import { billMayLeftUnpaid, organizationRow } from './billing-fixtures.ts';
 import { addSandboxCard, sandboxCardToken, topUpWithSandboxCard } from './card-fixtures.ts';
 import { expectApiError, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
@@ -17,15 +18,8 @@ const t = useTestApp({ OPERATOR_TOKEN });
 const operator = operatorApi(t, OPERATOR_TOKEN);
 const cli = operatorCli(t, OPERATOR_TOKEN);
 
-const BILLING = {
-  organization: 'Acme Pte Ltd',
-  firstName: 'Ann',
-  lastName: 'Lee',
-  billingAddress: '1 Raffles Place',
-  billingCountry: 'SG',
-  billingState: '01',
-  billingZipCode: '048616',
-};
+/** The billing form filled in for Singapore. */
+const BILLING = BILLING_UPDATE;
 const IN_THE_US = { ...BILLING, billingCountry: 'US', billingState: 'CA', billingZipCode: '94105' };
 const DECLINED_CARD = '4000000000000002';
 

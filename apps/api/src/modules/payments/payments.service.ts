@@ -488,7 +488,7 @@ export function paymentsService({
         }
         throw error;
       }
-      // An account inactive with nothing to pay (an operator set it so) comes back with the card too.
+      // An account inactive for billing with nothing left to pay comes back with the card too; a suspension stays.
       if (!accountReactivated) {
         accountReactivated = await reactivateAccountWhenSettled(db, jobQueue, organization.id);
       }

@@ -47,7 +47,7 @@ export class CardAttemptsLimitedError extends AppError {
 }
 
 /** The start of the window, by the database's clock: the one clock every instance shares. */
-const windowStart = sql`now() - make_interval(secs => ${CARD_ATTEMPT_WINDOW_SECONDS})`;
+const windowStart = sql`(now() - make_interval(secs => ${CARD_ATTEMPT_WINDOW_SECONDS}))`;
 
 /**
  * Counts the caller's declined and pending attempts and writes this one pending, or refuses with

@@ -154,6 +154,22 @@ describe('brands the portal does not take are never charged', () => {
   });
 });
 
+describe('tokens the gateway does not know', () => {
+  it.each(['tok_never_issued', '..', '.', 'a/b', '%2e%2e'])(
+    'refuses %s with CARD_TOKEN_INVALID, not counted',
+    async (token) => {
+      const owner = await payer('unknown-token');
+      for (const [url, body] of [
+        ['/api/v1/accounts/payment-profiles', { token }],
+        ['/api/v1/accounts/topup', { amount: 1, token }],
+      ] as const) {
+        expectApiError(await cardRequest(t.app, owner, 'POST', url, body), 400, 'CARD_TOKEN_INVALID');
+      }
+      expect(await cardAttemptsOf(t.database.db, owner.organizationId)).toEqual([]);
+    },
+  );
+});
+
 describe('card attempts are limited', () => {
   it('a member gets 3 declines in 10 minutes, then 429 with Retry-After, whatever the card and the purpose', async () => {
     const owner = await payer('member-limit');

@@ -155,10 +155,12 @@ describe('the Stripe adapter', () => {
     expect(await gateway.tokenCard(token)).toMatchObject({ brand: 'unionpay', expMonth: 12 });
     expect(fake.paymentIntents()).not.toContainEqual(expect.objectContaining({ paymentMethod: token }));
     expect((await gateway.tokenCard('pm_card_amex')).brand).toBe('american_express');
-    await expect(gateway.tokenCard('pm_unknown')).rejects.toMatchObject({
-      name: 'CardRefusedError',
-      refusal: 'invalid_token',
-    });
+    for (const unknown of ['pm_unknown', '..', '.']) {
+      await expect(gateway.tokenCard(unknown)).rejects.toMatchObject({
+        name: 'CardRefusedError',
+        refusal: 'invalid_token',
+      });
+    }
   });
 
   it('detaches a removed card; one already removed or unknown counts as removed', async () => {

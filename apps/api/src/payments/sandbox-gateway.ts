@@ -112,8 +112,9 @@ export class SandboxGateway implements PaymentGateway {
   async tokenCard(token: string): Promise<GatewayCard> {
     const answer = await this.call('GET', `/v1/tokens/${encodeURIComponent(token)}`);
     if (answer.status === 200) return toCard(expectBody(TokenSchema, answer, 'token').card);
-    if (answer.status === 404 && errorOf(answer)?.code === 'resource_missing')
-      throw new CardRefusedError('invalid_token', errorOf(answer)?.message ?? 'unknown token');
+    // Not found or not a token's id at all (one such as `..` or `.` leaves the route): no card.
+    if (answer.status === 404 || answer.status === 400)
+      throw new CardRefusedError('invalid_token', 'This card token is unknown.');
     throw unexpected(answer, 'reading a token');
   }
 

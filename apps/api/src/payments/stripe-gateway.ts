@@ -154,7 +154,8 @@ export class StripeGateway implements PaymentGateway {
     try {
       return cardOf(await this.stripe.paymentMethods.retrieve(token));
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+      // No such PaymentMethod, or not the id of one: no card.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError)
         throw new CardRefusedError('invalid_token', error.message);
       throw unavailableOr(error, 'reading a card');
     }

@@ -106,6 +106,7 @@ export async function startPortal(options: PortalOptions): Promise<PortalProcess
     // Every test signs up and in from the same loopback address; the per-account limits stay as configured.
     RATE_LIMIT_MAX_PER_IP: '1000',
     RATE_LIMIT_MAIL_PER_IP: '1000',
+    CARD_ATTEMPTS_PER_IP: '1000',
     ...options.env,
   });
   const nodeArgs = [SERVER_ENTRY];

@@ -597,8 +597,16 @@ const sumOf = (rows: { amountCents: number }[]) => rows.reduce((total, row) => t
 export async function paymentsSurviveSigkill(databaseUrl = ''): Promise<Set<string>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-payments-crash-'));
   const port = await freePort();
-  // The schedule stays off: only the start-up reconciliation settles what the kill left.
-  const env = { ...CARD_SANDBOX_KEYS, BILLING_SCHEDULE_SECONDS: '0', RATE_LIMIT_MAX_PER_ACCOUNT: '10000' };
+  // The schedule stays off: only the start-up reconciliation settles what the kill left. The batch's
+  // declined cards are far more than the card-attempt limits allow one member in ten minutes.
+  const env = {
+    ...CARD_SANDBOX_KEYS,
+    BILLING_SCHEDULE_SECONDS: '0',
+    RATE_LIMIT_MAX_PER_ACCOUNT: '10000',
+    CARD_ATTEMPTS_PER_MEMBER: '10000',
+    CARD_ATTEMPTS_PER_ORGANIZATION: '10000',
+    CARD_ATTEMPTS_PER_IP: '10000',
+  };
   const servers: ChildProcess[] = [];
   try {
     servers.push(await startServer(port, dataDir, databaseUrl, { env }));

@@ -13,20 +13,21 @@ export class DnsStandIn {
   /** The names asked for, in order. */
   readonly questions: string[] = [];
 
-  private constructor(
-    private readonly server: ReturnType<typeof dns2.createServer>,
-    private readonly port: number,
-  ) {}
+  private readonly server = dns2.createServer({
+    udp: true,
+    handle: (request, send) => this.answer(request, send),
+  });
+
+  private constructor() {}
 
   static async start(): Promise<DnsStandIn> {
-    let standIn: DnsStandIn | undefined;
-    const server = dns2.createServer({
-      udp: true,
-      handle: (request, send) => standIn?.answer(request, send),
-    });
-    await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
-    standIn = new DnsStandIn(server, server.addresses().udp!.port);
+    const standIn = new DnsStandIn();
+    await standIn.server.listen({ udp: { port: 0, address: '127.0.0.1' } });
     return standIn;
+  }
+
+  private get port(): number {
+    return this.server.addresses().udp!.port;
   }
 
   /** What the portal needs to ask this server. */

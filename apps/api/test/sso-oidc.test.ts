@@ -489,6 +489,10 @@ describe('the rules the Single sign-on page enforces, refused by the server too'
       'VALIDATION_ERROR',
     );
     expectApiError(await put(ssoSettingsBody('rules', 'gmail.com')), 400, 'SSO_EMAIL_DOMAIN_FREE_MAIL');
+    // The maintained list beyond the spec's seven, and a provider's subdomain, are free mail too.
+    for (const freeMail of ['proton.me', 'qq.com', 'mail.gmail.com']) {
+      expectApiError(await put(ssoSettingsBody('rules', freeMail)), 400, 'SSO_EMAIL_DOMAIN_FREE_MAIL');
+    }
     expectApiError(await put(ssoSettingsBody('rules.corp', 'rules-sso.io')), 400, 'VALIDATION_ERROR');
     expectApiError(await put(ssoSettingsBody('a'.repeat(33), 'rules-sso.io')), 400, 'VALIDATION_ERROR');
     // Nothing of the refused bodies was kept.
@@ -499,6 +503,16 @@ describe('the rules the Single sign-on page enforces, refused by the server too'
       enforced: false,
       connection: null,
     });
+  });
+
+  it('accepts a company domain named like a free-mail provider (outlook.acme.com)', async () => {
+    const cookie = await setUpOrganization(t.app, 'owner@lookalike-sso.io');
+    const saved = await t.app.inject(
+      jsonRequest('PUT', '/api/v1/sso/settings', ssoSettingsBody('lookalike', 'outlook.acme.com'), cookie),
+    );
+    expect(saved.statusCode).toBe(200);
+    const settings = await t.app.inject(jsonRequest('GET', '/api/v1/sso', undefined, cookie));
+    expect(settings.json().emailDomains).toMatchObject([{ domain: 'outlook.acme.com', status: 'pending' }]);
   });
 
   it('keeps the saved client secret when a change leaves it out, never answers it, and needs one the first time', async () => {

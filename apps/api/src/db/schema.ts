@@ -633,3 +633,30 @@ export const cardAttempt = pgTable(
     index('card_attempt_ip_idx').on(t.ip, t.createdAt),
   ],
 );
+
+/**
+ * The request limits' and lockouts' counters (decision 033), shared by every portal instance: one
+ * row per key (`ip:sign-in:<address>`, `sign-in-failures:<address>:<account>`, …) and fixed window,
+ * counted by one atomic upsert per hit. Rows whose window has ended count no more; a scheduled job
+ * removes them.
+ */
+export const rateLimitCounter = pgTable(
+  'rate_limit_counter',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counter_window_ends_at_idx').on(t.windowEndsAt)],
+);
+
+/**
+ * Secrets the portal generates when the configuration names none (the auth secret, the operator
+ * token, …), on PostgreSQL: the first instance to start writes each, every other reads it, so all
+ * instances sign and check with the same (decision 033). PGlite keeps them in the data dir.
+ */
+export const generatedSecret = pgTable('generated_secret', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -99,8 +99,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(mailerPlugin);
   await app.register(authPlugin);
   await app.register(authenticatePlugin);
-  await app.register(rateLimitsPlugin);
   await app.register(jobQueuePlugin);
+  await app.register(rateLimitsPlugin);
   await app.register(regionClientPlugin);
   await app.register(paymentGatewayPlugin);
   const stripe = stripeSources(config);

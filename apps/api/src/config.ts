@@ -86,6 +86,10 @@ const ConfigSchema = z
     // Mail a client can make the portal send (verification, reset, invitations), per hour.
     RATE_LIMIT_MAIL_PER_ADDRESS: z.coerce.number().int().positive().default(5),
     RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().positive().default(50),
+    // Where every instance counts the limits above: Redis when set, else the portal's database.
+    REDIS_URL: optionalUrl,
+    // Put before every key the portal writes to Redis, so several portals can share one server.
+    REDIS_KEY_PREFIX: z.string().default('portal:'),
     // Declined (or unanswered) card attempts — saves, top-ups, invoice payments — allowed within 10
     // minutes, counted in the database (docs/security.md, decision 031).
     CARD_ATTEMPTS_PER_MEMBER: z.coerce.number().int().positive().default(3),
@@ -251,6 +255,9 @@ export interface Config {
     maxPerAccount: number;
     mailPerAddress: number;
     mailPerIp: number;
+    /** REDIS_URL: the limits are counted in Redis; unset, in the database. */
+    redisUrl: string | undefined;
+    redisKeyPrefix: string;
   };
   cardAttemptLimits: CardAttemptLimits;
   trustProxy: boolean | string;
@@ -348,6 +355,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerAccount: e.RATE_LIMIT_MAX_PER_ACCOUNT,
       mailPerAddress: e.RATE_LIMIT_MAIL_PER_ADDRESS,
       mailPerIp: e.RATE_LIMIT_MAIL_PER_IP,
+      redisUrl: e.REDIS_URL,
+      redisKeyPrefix: e.REDIS_KEY_PREFIX,
     },
     cardAttemptLimits: {
       member: e.CARD_ATTEMPTS_PER_MEMBER,

@@ -1,8 +1,16 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import {
+  databaseRateLimitStore,
+  deleteEndedRateLimitCounters,
+  redisRateLimitStore,
+  type RateLimitStore,
+} from '../auth/rate-limit-stores.ts';
 import { AccountBackoff, RateLimiter, type LimitResult } from '../auth/rate-limiter.ts';
 import type { Config } from '../config.ts';
+import type { Executor } from '../db/client.ts';
 import { AppError } from '../errors.ts';
+import { jobIdOf, type JobQueue, type JobWorkers } from './job-queue.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,12 +37,13 @@ function refuse(reply: FastifyReply, result: LimitResult) {
 
 /**
  * The portal's request limits (numbers in docs/security.md). Every check refuses with 429
- * `RATE_LIMITED` and a Retry-After header. Addresses are compared lower-cased.
+ * `RATE_LIMITED` and a Retry-After header. Addresses are compared lower-cased. The counts live in
+ * the store every instance shares (decision 033).
  */
-function createRateLimits(config: Config['rateLimit']) {
-  const limiter = new RateLimiter();
+function createRateLimits(config: Config['rateLimit'], store: RateLimitStore) {
+  const limiter = new RateLimiter(store);
   const windowMs = config.windowSeconds * 1000;
-  const backoff = new AccountBackoff({
+  const backoff = new AccountBackoff(limiter, {
     after: SIGN_IN_BACKOFF_AFTER_FAILURES,
     windowMs: SIGN_IN_FAILURE_WINDOW_MS,
     spacingMs: SIGN_IN_BACKOFF_SPACING_MS,
@@ -44,15 +53,15 @@ function createRateLimits(config: Config['rateLimit']) {
 
   return {
     /** Attempts at one endpoint from one IP, whatever the account. */
-    perIp(request: FastifyRequest, reply: FastifyReply, endpoint: string) {
-      refuse(reply, limiter.hit(`ip:${endpoint}:${request.ip}`, config.maxPerIp, windowMs));
+    async perIp(request: FastifyRequest, reply: FastifyReply, endpoint: string) {
+      refuse(reply, await limiter.hit(`ip:${endpoint}:${request.ip}`, config.maxPerIp, windowMs));
     },
 
     /** Attempts at one endpoint for one address (an account, or the address a code was sent to). */
-    perAddress(reply: FastifyReply, endpoint: string, address: string) {
+    async perAddress(reply: FastifyReply, endpoint: string, address: string) {
       refuse(
         reply,
-        limiter.hit(`address:${endpoint}:${address.toLowerCase()}`, config.maxPerAccount, windowMs),
+        await limiter.hit(`address:${endpoint}:${address.toLowerCase()}`, config.maxPerAccount, windowMs),
       );
     },
 
@@ -60,10 +69,13 @@ function createRateLimits(config: Config['rateLimit']) {
      * A request that sends mail of one kind: counted once per client IP and once per recipient, each
      * per hour. `recipients` are addresses, or an id standing for one (an invitation being resent).
      */
-    mail(request: FastifyRequest, reply: FastifyReply, kind: MailKind, recipients: readonly string[]) {
-      refuse(reply, limiter.hit(`mail-ip:${kind}:${request.ip}`, config.mailPerIp, HOUR_MS));
+    async mail(request: FastifyRequest, reply: FastifyReply, kind: MailKind, recipients: readonly string[]) {
+      refuse(reply, await limiter.hit(`mail-ip:${kind}:${request.ip}`, config.mailPerIp, HOUR_MS));
       for (const recipient of recipients) {
-        refuse(reply, limiter.hit(`mail:${kind}:${recipient.toLowerCase()}`, config.mailPerAddress, HOUR_MS));
+        refuse(
+          reply,
+          await limiter.hit(`mail:${kind}:${recipient.toLowerCase()}`, config.mailPerAddress, HOUR_MS),
+        );
       }
     },
 
@@ -71,26 +83,98 @@ function createRateLimits(config: Config['rateLimit']) {
      * Before a password sign-in: the IP's own failures on this account, then the account's brake. A
      * stranger's failures never count against the owner's IP, and the brake waits seconds, not minutes.
      */
-    beforeSignIn(request: FastifyRequest, reply: FastifyReply, address: string) {
+    async beforeSignIn(request: FastifyRequest, reply: FastifyReply, address: string) {
       const account = address.toLowerCase();
-      refuse(reply, limiter.check(signInFailureKey(request, account), config.maxPerAccount));
-      refuse(reply, backoff.admit(account));
+      refuse(reply, await limiter.check(signInFailureKey(request, account), config.maxPerAccount));
+      refuse(reply, await backoff.admit(account));
     },
 
-    signInFailed(request: FastifyRequest, address: string) {
+    async signInFailed(request: FastifyRequest, address: string) {
       const account = address.toLowerCase();
-      limiter.record(signInFailureKey(request, account), windowMs);
-      backoff.recordFailure(account);
+      await limiter.record(signInFailureKey(request, account), windowMs);
+      await backoff.recordFailure(account);
     },
   };
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
 
-/** One set of counters for the whole server, shared by the routes that limit requests. */
+export const RATE_LIMIT_COUNTERS_CLEANUP_QUEUE = 'rate-limit-counters-cleanup';
+
+/**
+ * Removes ended counters from the database on the billing schedule, as card attempts are: every
+ * instance's schedule asks, and the job id (the schedule's slot) makes it one job across instances.
+ * Redis expires its keys itself.
+ */
+class RateLimitCountersCleanup implements JobWorkers {
+  readonly finishWithinMs = 5_000;
+  private schedule: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: {
+      db: Executor;
+      jobQueue: JobQueue;
+      scheduleSeconds: number;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  async start() {
+    const { deps } = this;
+    const queue = { name: RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, retryLimit: 0, expireInSeconds: 60 };
+    await deps.jobQueue.boss.createQueue(queue.name, queue);
+    await deps.jobQueue.boss.updateQueue(queue.name, queue);
+    await deps.jobQueue.work(RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, {}, async () => ({
+      removed: await deleteEndedRateLimitCounters(deps.db),
+    }));
+    if (deps.scheduleSeconds === 0) return;
+    this.schedule = setInterval(() => {
+      const slot = String(Math.floor(Date.now() / (deps.scheduleSeconds * 1000)));
+      deps.jobQueue
+        .send(
+          RATE_LIMIT_COUNTERS_CLEANUP_QUEUE,
+          { slot },
+          { id: jobIdOf(RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, slot) },
+        )
+        .catch((error: unknown) =>
+          deps.log.error({ err: error }, 'rate-limit counters cleanup not sent; the next round retries'),
+        );
+    }, deps.scheduleSeconds * 1000);
+    this.schedule.unref();
+  }
+
+  stop() {
+    clearInterval(this.schedule);
+  }
+}
+
+/**
+ * One set of limits for the whole server, shared by the routes that limit requests, counted in
+ * Redis when REDIS_URL names one, else in the portal's database.
+ */
 export const rateLimitsPlugin = fp(
   async (app) => {
-    app.decorate('rateLimits', createRateLimits(app.config.rateLimit));
+    const { config, database } = app;
+    const { redisUrl, redisKeyPrefix } = config.rateLimit;
+    const store = redisUrl
+      ? await redisRateLimitStore({
+          url: redisUrl,
+          keyPrefix: redisKeyPrefix,
+          onError: (error) => app.log.error({ err: error }, 'rate-limit store (Redis) error'),
+        })
+      : databaseRateLimitStore(database.db);
+    app.addHook('onClose', () => store.close());
+    if (!redisUrl) {
+      app.jobQueue.addWorkers(
+        new RateLimitCountersCleanup({
+          db: database.db,
+          jobQueue: app.jobQueue,
+          scheduleSeconds: config.billingScheduleSeconds,
+          log: app.log,
+        }),
+      );
+    }
+    app.decorate('rateLimits', createRateLimits(config.rateLimit, store));
   },
-  { name: 'rate-limits', dependencies: ['config'] },
+  { name: 'rate-limits', dependencies: ['config', 'database', 'job-queue'] },
 );

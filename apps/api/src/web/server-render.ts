@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RateLimiter } from '../auth/rate-limiter.ts';
 import { escapeHtml } from '../http/escape-html.ts';
 import { signedInFrameFiles, type SignedInFrameFiles } from './spa-page.ts';
 
@@ -115,6 +114,27 @@ function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFile
 }
 
 /**
+ * The renders this process may start in the current second. The budget is this process's own CPU,
+ * so unlike the request limits it is counted here, not shared between instances.
+ */
+class RendersPerSecond {
+  private second = 0;
+  private taken = 0;
+
+  constructor(private readonly limit: number) {}
+
+  take(): boolean {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.taken = 0;
+    }
+    this.taken += 1;
+    return this.taken <= this.limit;
+  }
+}
+
+/**
  * The server render of the pages people arrive at (decision 026), when the web build has one: the
  * same React components over the same API answers the browser would ask for, fetched in process
  * with the request's cookie. Any failure leaves the page to the browser, as before.
@@ -125,7 +145,7 @@ export function createPageRenderer(
 ): PageRenderer | undefined {
   const entryFile = path.join(serverRenderDir(webDist), 'entry-server.js');
   if (rendersPerSecond === 0 || !fs.existsSync(entryFile)) return undefined;
-  const budget = new RateLimiter();
+  const budget = new RendersPerSecond(rendersPerSecond);
   const signedOutPages = new SignedOutPages();
   const template = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
   const frame = signedInFrameFiles(webDist);
@@ -147,7 +167,7 @@ export function createPageRenderer(
         const signedOut = !holdsSession(request);
         const kept = signedOut ? signedOutPages.get(address) : undefined;
         if (kept) return { html: kept, signedIn: false };
-        if (!budget.hit('renders', rendersPerSecond, 1000).allowed) return undefined;
+        if (!budget.take()) return undefined;
         const cookie = request.headers.cookie;
         const page = await renderPage(address, async (apiPath) => {
           const answer = await app.inject({ method: 'GET', url: apiPath, headers: cookie ? { cookie } : {} });

@@ -14,7 +14,7 @@ interface EnabledEndpoint {
   /** Limits and guards applied before better-auth sees the request. */
   guard?: (context: GuardContext) => Promise<void> | void;
   /** Runs after better-auth answered (for limits that count only failures). */
-  after?: (context: GuardContext, status: number) => void;
+  after?: (context: GuardContext, status: number) => Promise<void> | void;
   /**
    * Where a browser comes back from an identity provider: a refusal is a redirect to /sign-in-sso
    * with its message (as the SSO plugin's own refusals are), not a JSON page.
@@ -33,9 +33,9 @@ interface GuardContext {
 
 function checkCode(endpoint: string, purpose: CodePurpose) {
   return async ({ request, reply, email, limits, attempts }: GuardContext) => {
-    limits.perIp(request, reply, endpoint);
+    await limits.perIp(request, reply, endpoint);
     if (!email) return;
-    limits.perAddress(reply, endpoint, email);
+    await limits.perAddress(reply, endpoint, email);
     if (!(await attempts.admit(purpose, email))) throw new AppError('TOO_MANY_ATTEMPTS');
   };
 }
@@ -54,22 +54,22 @@ function refuseBodyFields(request: FastifyRequest, fields: readonly string[]) {
  * locks the account after 10 wrong codes in a row (two-factor.ts). Trusting a device, which would
  * skip the second factor for 30 days, is not offered.
  */
-function checksSecondFactor({ request, reply, limits }: GuardContext) {
-  limits.perIp(request, reply, 'two-factor-code');
+async function checksSecondFactor({ request, reply, limits }: GuardContext) {
+  await limits.perIp(request, reply, 'two-factor-code');
   refuseBodyFields(request, ['trustDevice', 'disableSession']);
 }
 
 /** Turning the second factor on or off checks the password: limited per client IP and per account. */
 async function checksPasswordOfSession({ request, reply, limits, sessions }: GuardContext) {
-  limits.perIp(request, reply, 'two-factor-password');
+  await limits.perIp(request, reply, 'two-factor-password');
   const user = await sessions.fromHeaders(request.headers);
-  if (user) limits.perAddress(reply, 'two-factor-password', user.email);
+  if (user) await limits.perAddress(reply, 'two-factor-password', user.email);
 }
 
 function sendsMail(endpoint: string, kind: Parameters<RateLimits['mail']>[2]) {
-  return ({ request, reply, email, limits }: GuardContext) => {
-    limits.perIp(request, reply, endpoint);
-    limits.mail(request, reply, kind, email ? [email] : []);
+  return async ({ request, reply, email, limits }: GuardContext) => {
+    await limits.perIp(request, reply, endpoint);
+    await limits.mail(request, reply, kind, email ? [email] : []);
   };
 }
 
@@ -86,12 +86,12 @@ export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
   '/sign-in/email': {
     method: 'POST',
     use: 'sign-in with email and password',
-    guard: ({ request, reply, email, limits }) => {
-      limits.perIp(request, reply, 'sign-in');
-      if (email) limits.beforeSignIn(request, reply, email);
+    guard: async ({ request, reply, email, limits }) => {
+      await limits.perIp(request, reply, 'sign-in');
+      if (email) await limits.beforeSignIn(request, reply, email);
     },
-    after: ({ request, email, limits }, status) => {
-      if (email && status === 401) limits.signInFailed(request, email);
+    after: async ({ request, email, limits }, status) => {
+      if (email && status === 401) await limits.signInFailed(request, email);
     },
   },
   '/sign-out': { method: 'POST', use: 'sign-out (/logout)' },
@@ -155,8 +155,8 @@ export const GOOGLE_ENDPOINTS: Record<string, EnabledEndpoint> = {
   '/sign-in/social': {
     method: 'POST',
     use: 'start Google sign-in (the redirect flow only)',
-    guard: ({ request, reply, limits }) => {
-      limits.perIp(request, reply, 'sign-in-social');
+    guard: async ({ request, reply, limits }) => {
+      await limits.perIp(request, reply, 'sign-in-social');
       // better-auth would also sign in with a Google ID token posted here; the portal signs in only
       // through Google's redirect, whose state, PKCE and nonce tie the token to this browser.
       const body = request.body as { idToken?: unknown } | null | undefined;
@@ -346,7 +346,7 @@ export async function identityRoutes(app: FastifyInstance) {
                 : serializeBody(request.body),
         }),
       );
-      endpoint.after?.(context, response.status);
+      await endpoint.after?.(context, response.status);
       const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;
       reply.status(response.status);
       response.headers.forEach((value, name) => {

@@ -69,8 +69,8 @@ export async function membersRoutes(app: FastifyInstance) {
       },
       // The current password is checked here: a stolen session must not become a password oracle.
       preHandler: async (request, reply) => {
-        rateLimits.perIp(request, reply, 'change-password');
-        rateLimits.perAddress(reply, 'change-password', requireSessionUser(request).email);
+        await rateLimits.perIp(request, reply, 'change-password');
+        await rateLimits.perAddress(reply, 'change-password', requireSessionUser(request).email);
       },
     },
     async (request, reply) => {

@@ -32,8 +32,13 @@ export interface RegionsOptions {
    * which Fastify reads from plugin options as a string.
    */
   basePath?: (region: RegionKey) => string;
-  /** The portal's public URL: issuer and audience of its access tokens, home of its JWKS, the one CORS origin. */
+  /** The portal's public URL: issuer and audience of its access tokens, home of its JWKS. */
   portalUrl: string;
+  /**
+   * Origins whose pages may call the browser API (CORS, with credentials) and open the console:
+   * the portal's, written as the browser names it. Defaults to the origin of `portalUrl`.
+   */
+  portalOrigins?: readonly string[];
   /** Bearer token of the server-to-server admin API. */
   adminToken: string;
   /** Where browsers reach this server (console URLs are built from it). */
@@ -93,6 +98,7 @@ function currentMonth(now = new Date()): string {
 
 interface RegionScopeOptions extends RegionsOptions {
   region: RegionKey;
+  allowedOrigins: readonly string[];
   routePrefix: string;
   verifyPortalToken: (token: string) => Promise<JWTPayload>;
   /** Whether the portal still vouches for a portal session and its access to an application. */
@@ -122,15 +128,29 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   // Control characters (NUL above all) are refused before any handler: none may reach the store.
   scope.addHook('preValidation', async (request) => {
     const field = findControlCharacterInRequest(request);
-    if (field !== undefined) throw new RegionError(400, 'CONTROL_CHARACTER', `${field}: control characters are not allowed`);
+    if (field !== undefined)
+      throw new RegionError(400, 'CONTROL_CHARACTER', `${field}: control characters are not allowed`);
   });
 
-  // Browsers reach the region only from the portal; any other origin gets no CORS headers.
+  // Browsers reach the region only from the portal; any other origin gets no CORS headers. The
+  // regional session travels as a bearer header (a cookie set here is third-party to the portal's
+  // pages, decision 034), so Authorization is the header the preflight must allow.
   await scope.register(cors, {
-    origin: [new URL(portalUrl).origin],
+    origin: [...options.allowedOrigins],
     credentials: true,
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Authorization', 'Accept', 'Content-Type'],
+    maxAge: 600,
   });
+
+  // The console's sign-in is a form the portal's page posts into the console tab (see below).
+  if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+  }
 
   const requireAdmin = async (request: FastifyRequest) => {
     const token = bearer(request);
@@ -148,11 +168,17 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
    * use, so a sign-out, a deleted member or a narrowed scope ends regional access at once. One
    * the portal no longer vouches for is deleted; an unreachable portal refuses (503), never allows.
    */
-  const regionalSession = async (request: FastifyRequest) => {
-    const token = readCookie(request.headers.cookie, cookieName);
+  const regionalSession = async (request: FastifyRequest) =>
+    sessionVouchedFor(bearer(request) ?? readCookie(request.headers.cookie, cookieName));
+
+  /** The regional session of a token (a bearer header, the cookie, the console's form), if the portal vouches for it. */
+  const sessionVouchedFor = async (token: string | undefined) => {
     const session = token ? await store.session(region, token) : undefined;
     if (!token || !session) return undefined;
-    if (session.portalSessionId && (await options.portalVouches(session.portalSessionId, session.applicationId))) {
+    if (
+      session.portalSessionId &&
+      (await options.portalVouches(session.portalSessionId, session.applicationId))
+    ) {
       return session;
     }
     await store.deleteSession(region, token);
@@ -210,9 +236,16 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   scope.get(REGION_PATHS.samlStart, async (request, reply) => {
     const query = z.object({ organization: ssoDomainField }).safeParse(request.query);
     if (!query.success)
-      throw new RegionError(400, 'VALIDATION_ERROR', messageText(query.error.issues[0]?.message ?? 'errors.validation'));
+      throw new RegionError(
+        400,
+        'VALIDATION_ERROR',
+        messageText(query.error.issues[0]?.message ?? 'errors.validation'),
+      );
     const start = new URL('/sign-in-sso', `${portalUrl}/`);
-    start.search = new URLSearchParams({ org: query.data.organization.toLowerCase(), init: 'true' }).toString();
+    start.search = new URLSearchParams({
+      org: query.data.organization.toLowerCase(),
+      init: 'true',
+    }).toString();
     return reply.redirect(start.toString(), 302);
   });
 
@@ -234,7 +267,11 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     }
     const email = typeof claims.email === 'string' ? claims.email : '';
     if (!claims.sub || claims.exp === undefined || typeof claims.sid !== 'string' || !claims.sid)
-      throw new RegionError(401, 'INVALID_TOKEN', 'The portal access token lacks a subject, session or expiry');
+      throw new RegionError(
+        401,
+        'INVALID_TOKEN',
+        'The portal access token lacks a subject, session or expiry',
+      );
 
     // The portal decides who may see an application (organisation, permissions, scopes); ask it.
     let check: Response;
@@ -282,7 +319,14 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
       expires: expiresAt,
       secure: secureCookie,
     });
-    return reply.header('set-cookie', cookie).send({ ok: true, networkId: network.networkId });
+    // The cookie serves callers on the region's own site; the portal's pages, usually on another
+    // site, keep the token and send it as a bearer header.
+    return reply.header('set-cookie', cookie).send({
+      ok: true,
+      networkId: network.networkId,
+      sessionToken,
+      expiresAt: expiresAt.toISOString(),
+    });
   });
 
   scope.get(REGION_PATHS.apiKey, async (request) => {
@@ -328,6 +372,30 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 
   // ---- Console ----
 
+  // The console opens in a tab of its own, a top-level page of the region's site, where a cookie
+  // the portal's page had the region set through fetch is third-party and may never arrive. So the
+  // portal's page posts the regional session into the tab: the answer sets the cookie first-party
+  // and sends the tab on to the console. Only the portal's pages may post it (their Origin), so a
+  // foreign page cannot slip someone else's session into a member's browser.
+  scope.post('/console/:networkId', async (request, reply) => {
+    const { networkId } = parse(networkParams, request.params);
+    const origin = request.headers.origin;
+    if (!origin || !options.allowedOrigins.includes(origin))
+      throw new RegionError(403, 'FORBIDDEN_ORIGIN', 'The console opens from the portal only');
+    const { session: token } = parse(z.object({ session: z.string().min(1).max(200) }), request.body);
+    const session = await sessionVouchedFor(token);
+    const network = await store.network(region, networkId);
+    if (!session || !network || network.applicationId !== session.applicationId) {
+      return reply.status(401).type('text/html; charset=utf-8').send(consoleSignInPage(REGIONS[region].name));
+    }
+    const cookie = sessionCookie(cookieName, token, {
+      path: cookiePath,
+      expires: session.expiresAt,
+      secure: secureCookie,
+    });
+    return reply.header('set-cookie', cookie).redirect(network.consoleUrl, 303);
+  });
+
   scope.get('/console/:networkId', async (request, reply) => {
     const { networkId } = parse(networkParams, request.params);
     const session = await regionalSession(request);
@@ -343,6 +411,9 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
 /** A Fastify plugin hosting the given regions, each as an encapsulated scope under its prefix. */
 export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, options) => {
   const portalUrl = options.portalUrl.replace(/\/+$/, '');
+  const allowedOrigins = (options.portalOrigins?.length ? options.portalOrigins : [portalUrl]).map(
+    (origin) => new URL(origin).origin,
+  );
   const fetchImpl = options.fetch;
   const jwks = createRemoteJWKSet(
     new URL(`${portalUrl}/api/auth/jwks`),
@@ -369,7 +440,11 @@ export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, opt
     }
     if (response.ok) return true;
     if (response.status === 403 || response.status === 404) return false;
-    throw new RegionError(503, 'PORTAL_UNAVAILABLE', `The portal answered ${response.status} to the session check`);
+    throw new RegionError(
+      503,
+      'PORTAL_UNAVAILABLE',
+      `The portal answered ${response.status} to the session check`,
+    );
   };
   for (const region of options.regions) {
     const routePrefix = (options.basePath ?? defaultRegionPrefix)(region);
@@ -377,6 +452,7 @@ export const regionsPlugin: FastifyPluginAsync<RegionsOptions> = async (app, opt
       ...options,
       region,
       routePrefix,
+      allowedOrigins,
       verifyPortalToken,
       portalVouches,
       prefix: routePrefix,

@@ -7,7 +7,7 @@ import { parseRegion } from './sdk-client.ts';
 import { openRegionStore } from './store.ts';
 
 const USAGE = `usage: npm run region -- --admin-token <token> [--port 4100] [--host 127.0.0.1] [--regions SG,EU,US]
-  [--portal-url http://localhost:3000] [--public-base-url http://localhost:<port>]
+  [--portal-url http://localhost:3000] [--portal-origin <origin>[,<origin>…]] [--public-base-url http://localhost:<port>]
   [--data-dir ./data/region | --database-url postgres://…] [--provisioning-delay-ms ${DEFAULT_PROVISIONING_DELAY_MS}]`;
 
 async function main(): Promise<void> {
@@ -17,6 +17,8 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       regions: { type: 'string', default: REGION_KEYS.join(',') },
       'portal-url': { type: 'string', default: process.env.PUBLIC_URL ?? 'http://localhost:3000' },
+      // Origins whose pages may call the regions from the browser (CORS); the portal URL's by default.
+      'portal-origin': { type: 'string', default: process.env.PORTAL_ORIGINS },
       'admin-token': { type: 'string', default: process.env.REGION_ADMIN_TOKEN },
       'public-base-url': { type: 'string' },
       'data-dir': { type: 'string', default: process.env.REGION_DATA_DIR ?? path.join('data', 'region') },
@@ -37,6 +39,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(provisioningDelayMs) || provisioningDelayMs < 0)
     throw new Error('--provisioning-delay-ms must be a whole number of milliseconds');
   const regions = [...new Set(values.regions.split(',').map((r) => parseRegion(r.trim())))];
+  const portalOrigins = (values['portal-origin'] ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of portalOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/+$/, ''))
+      throw new Error(`--portal-origin: ${origin} is not an origin (scheme://host[:port])\n${USAGE}`);
+  }
 
   const pool = values['database-url'] ? new pg.Pool({ connectionString: values['database-url'] }) : undefined;
   const { store, close } = await openRegionStore(
@@ -47,6 +57,7 @@ async function main(): Promise<void> {
   const app = await createRegionApp({
     regions,
     portalUrl: values['portal-url'],
+    portalOrigins,
     adminToken,
     publicBaseUrl: values['public-base-url'] ?? `http://localhost:${port}`,
     provisioningDelayMs,

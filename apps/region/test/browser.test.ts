@@ -47,7 +47,7 @@ describe('regional browser API', () => {
       h.portal.allow('alice', 'sso-ok');
       const response = await sso('sso-ok', await h.portal.token('alice'));
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ ok: true, networkId: network.networkId });
+      expect(response.json()).toMatchObject({ ok: true, networkId: network.networkId });
       const cookie = String(response.headers['set-cookie']);
       expect(cookie).toMatch(/^region_session_eu=/);
       expect(cookie).toContain('HttpOnly');

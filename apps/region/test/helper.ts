@@ -13,13 +13,14 @@ export interface Harness {
 
 /** The three regions on an in-memory PGlite, trusting a portal stand-in listening on a real port. */
 export async function startRegions(
-  options: { provisioningDelayMs?: number; publicBaseUrl?: string } = {},
+  options: { provisioningDelayMs?: number; publicBaseUrl?: string; portalOrigins?: string[] } = {},
 ): Promise<Harness> {
   const portal = await new PortalStandIn(ADMIN_TOKEN).start();
   const { store, close: closeStore } = await openRegionStore();
   const app = await createRegionApp({
     regions: ['SG', 'EU', 'US'],
     portalUrl: portal.url,
+    portalOrigins: options.portalOrigins,
     adminToken: ADMIN_TOKEN,
     publicBaseUrl: options.publicBaseUrl ?? 'http://region.test',
     provisioningDelayMs: options.provisioningDelayMs ?? 0,
@@ -64,15 +65,25 @@ export async function createNetwork(
   }>();
 }
 
-/** Opens the regional session as the browser does and answers its cookie header value. */
-export async function openSession(h: Harness, region: string, userId: string, applicationId: string) {
+/** The regional SSO call with a portal token for the user, as the browser makes it; refused answers throw. */
+async function sso(h: Harness, region: string, userId: string, applicationId: string) {
   const response = await h.app.inject({
     method: 'POST',
     url: `/regions/${region}/api/v2/sso/portal?applicationId=${applicationId}`,
     headers: { authorization: `Bearer ${await h.portal.token(userId)}`, origin: h.portal.url },
   });
   if (response.statusCode !== 200) throw new Error(`sso answered ${response.statusCode}: ${response.body}`);
-  const setCookie = response.headers['set-cookie'];
+  return response;
+}
+
+/** Opens the regional session as the portal's pages do and answers its token (the SSO answer's `sessionToken`). */
+export async function openBearerSession(h: Harness, region: string, userId: string, applicationId: string) {
+  return (await sso(h, region, userId, applicationId)).json<{ sessionToken: string }>().sessionToken;
+}
+
+/** Opens the regional session and answers its cookie header value (a caller on the region's own site). */
+export async function openSession(h: Harness, region: string, userId: string, applicationId: string) {
+  const setCookie = (await sso(h, region, userId, applicationId)).headers['set-cookie'];
   const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie) ?? '';
   return cookie.split(';')[0] ?? '';
 }

@@ -203,6 +203,8 @@ describe('the standalone server (npm run region)', () => {
         'standalone-token',
         '--provisioning-delay-ms',
         '0',
+        '--portal-origin',
+        'https://portal.example,http://localhost:5173',
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -220,6 +222,14 @@ describe('the standalone server (npm run region)', () => {
     });
     expect(await (await fetch(`${url}/regions/us/ping`)).json()).toEqual({ region: 'US', ok: true });
     expect((await fetch(`${url}/regions/sg/ping`)).status).toBe(404);
+    // The portal's pages, on the origins it was given, may call it from the browser; others may not.
+    const corsOrigin = async (origin: string) =>
+      (await fetch(`${url}/regions/eu/ping`, { headers: { origin } })).headers.get(
+        'access-control-allow-origin',
+      );
+    expect(await corsOrigin('http://localhost:5173')).toBe('http://localhost:5173');
+    expect(await corsOrigin('https://portal.example')).toBe('https://portal.example');
+    expect(await corsOrigin('https://evil.example')).toBeNull();
     const created = await fetch(`${url}/regions/eu/admin/v1/networks`, {
       method: 'POST',
       headers: { authorization: 'Bearer standalone-token', 'content-type': 'application/json' },

@@ -27,8 +27,17 @@ export const UsageResponseSchema = z.array(
 );
 export type UsageResponse = z.infer<typeof UsageResponseSchema>;
 
-/** The regional SSO call also sets the regional session cookie. */
-export const RegionSsoResponseSchema = z.object({ ok: z.literal(true), networkId: z.string() });
+/**
+ * The regional SSO call's answer. `sessionToken` is the regional session, which the portal's pages
+ * send as `Authorization: Bearer` (decision 034); the call also sets it as a cookie of the region.
+ */
+export const RegionSsoResponseSchema = z.object({
+  ok: z.literal(true),
+  networkId: z.string(),
+  sessionToken: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type RegionSsoResponse = z.infer<typeof RegionSsoResponseSchema>;
 
 export const ApiKeyResponseSchema = z.object({ apiKey: z.string() });
 export type ApiKeyResponse = z.infer<typeof ApiKeyResponseSchema>;

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteSessionChanges, postgresSessionChanges, type SessionChangeFeed } from './session-changes.ts';
 import * as schema from './schema.ts';
+import { withStartupLock } from './startup-lock.ts';
 
 export type Schema = typeof schema;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- both drivers share this query-builder surface
@@ -100,7 +101,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // Before the first connection, so that every connection reports its writes.
     const sessionChanges = postgresSessionChanges(pool, options.databaseUrl);
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-    await migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    await withStartupLock(pool, 'migrations', () =>
+      migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    );
     return {
       db,
       query: async <Row>({ name, text }: NamedStatement, values: unknown[]) =>

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { resolveDataDirSecret } from '../auth/secret.ts';
 import { EMBEDDED_CARD_SANDBOX_PATH, type CardSandboxConfig, type Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { withStartupLock } from '../db/startup-lock.ts';
 
 /**
  * The sandbox's keys: CARD_SANDBOX_SECRET_KEY and CARD_SANDBOX_PUBLISHABLE_KEY, or (for the sandbox
@@ -32,7 +33,11 @@ export async function mountEmbeddedCardSandbox(
   if (config.payments.provider !== 'sandbox' || !config.payments.cardSandbox.embedded) return;
   const executor = database.pglite ?? database.pool;
   if (!executor) throw new Error('The embedded card sandbox needs the portal database connection.');
-  const { store } = await openCardSandboxStore({ executor });
+  // Instances starting at once would both create the sandbox's tables: they take turns.
+  const open = () => openCardSandboxStore({ executor });
+  const { store } = await (database.pool
+    ? withStartupLock(database.pool, 'embedded-stand-ins', open)
+    : open());
   await registerCardSandbox(app, {
     prefix: EMBEDDED_CARD_SANDBOX_PATH,
     store,

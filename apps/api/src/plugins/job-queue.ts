@@ -3,6 +3,7 @@ import { setImmediate, setTimeout } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.ts';
+import { withStartupLock } from '../db/startup-lock.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,8 +122,14 @@ export const jobQueuePlugin = fp(
     } satisfies JobQueue);
 
     app.addHook('onReady', async () => {
-      await boss.start();
-      for (const workers of modules) await workers.start();
+      // Instances starting at once on one database would create pg-boss's schema and queues (DDL)
+      // together, which fails or deadlocks: they take turns.
+      const start = async () => {
+        await boss.start();
+        for (const workers of modules) await workers.start();
+      };
+      const { pool } = app.database;
+      await (pool ? withStartupLock(pool, 'job-queue', start) : start());
     });
     app.addHook('onClose', async () => {
       for (const workers of modules) await workers.stop?.();

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
-import { OPERATOR_API_PREFIX } from '@portal/contracts';
+import { OPERATOR_API_PREFIX, REGION_KEYS } from '@portal/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -66,6 +66,12 @@ function cardSandboxOrigins(config: Config): string[] {
   return [new URL(config.payments.cardSandbox.tokenizeUrl).origin];
 }
 
+/** The regions at their own addresses (REGION_*_URL), which the pages call and post the console sign-in to. */
+function remoteRegionOrigins(config: Config): string[] {
+  const remote = REGION_KEYS.filter((key) => !config.embeddedRegions.includes(key));
+  return [...new Set(remote.map((key) => new URL(config.regionUrls[key]).origin))];
+}
+
 /**
  * Where Stripe's card form comes from and talks to, with PAYMENT_PROVIDER=stripe only: Stripe.js
  * from Stripe's CDN (it cannot be bundled), its Elements in frames, its calls to Stripe's API.
@@ -118,7 +124,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
         scriptSrc: ["'self'", ...stripe.script],
         ...(stripe.frame.length > 0 ? { frameSrc: stripe.frame } : {}),
         // The card form posts to the sandbox's tokeniser: this origin unless CARD_SANDBOX_URL names another.
-        connectSrc: ["'self'", ...cardSandboxOrigins(config), ...stripe.connect],
+        connectSrc: [
+          "'self'",
+          ...cardSandboxOrigins(config),
+          ...remoteRegionOrigins(config),
+          ...stripe.connect,
+        ],
+        // The console tab is signed in by a form posted to its region (decision 034).
+        formAction: ["'self'", ...remoteRegionOrigins(config)],
         upgradeInsecureRequests: null,
       },
     },

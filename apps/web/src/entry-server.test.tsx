@@ -15,6 +15,7 @@ const config: PublicConfig = {
     faq: 'https://docs.example.com/faq',
     tutorial: 'https://docs.example.com/tutorial',
   },
+  regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 
 const account: Account = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  REGION_KEYS,
   SIGN_IN_PASSWORD_MIN_LENGTH,
   SSO_DOMAIN_MAX_LENGTH,
   STRONG_PASSWORD_MIN_LENGTH,
@@ -123,5 +124,10 @@ export const PublicConfigSchema = z.object({
     faq: z.string(),
     tutorial: z.string(),
   }),
+  /**
+   * Where the browser reaches each region's API (ping, regional session, API key, first activity):
+   * its REGION_*_URL, or `/regions/{key}` on the portal's own origin when the portal hosts it.
+   */
+  regionBaseUrls: z.record(z.enum(REGION_KEYS), z.string()),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;

@@ -11,3 +11,12 @@ const publicConfig = createResource(
 export function usePublicConfig() {
   return useResource(publicConfig);
 }
+
+/** The public configuration outside a component: the one already loaded, or loaded now. */
+export async function loadedPublicConfig(): Promise<PublicConfig> {
+  const shown = publicConfig.snapshot();
+  if (shown.status === 'loaded') return shown.data;
+  const config = await apiRequest<PublicConfig>('/api/v1/config');
+  publicConfig.set(config);
+  return config;
+}

@@ -1,4 +1,4 @@
-import { PublicConfigSchema, type PublicConfig } from '@portal/contracts';
+import { PublicConfigSchema, REGION_KEYS, type PublicConfig } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { anyProviderExists } from '../sso/sso.repository.ts';
@@ -11,6 +11,13 @@ export async function publicConfigRoutes(app: FastifyInstance) {
     googleSignIn: Boolean(config.google),
     dashboardUrl: config.dashboardUrl,
     helpLinks: config.helpLinks,
+    // A region the portal hosts is named by path, so pages reach it on whichever origin they came from.
+    regionBaseUrls: Object.fromEntries(
+      REGION_KEYS.map((key) => [
+        key,
+        config.embeddedRegions.includes(key) ? `/regions/${key.toLowerCase()}` : config.regionUrls[key],
+      ]),
+    ) as PublicConfig['regionBaseUrls'],
   };
   app.withTypeProvider<ZodTypeProvider>().get(
     '/',

@@ -36,7 +36,15 @@ describe('codeSamples', () => {
 });
 
 it('builds the sample client command for the region and key', () => {
-  expect(sampleClientCommand('EU', apiKey, 'https://portal.example.com')).toBe(
+  expect(sampleClientCommand('EU', apiKey, 'https://portal.example.com', '/regions/eu')).toBe(
     `npm run sdk -- ping --region eu --api-key ${apiKey} --user alice --base-url https://portal.example.com`,
+  );
+});
+
+it('names a region at its own address to the sample client', () => {
+  expect(
+    sampleClientCommand('US', apiKey, 'https://portal.example.com', 'https://us.region.example/api'),
+  ).toBe(
+    `REGION_US_URL=https://us.region.example/api npm run sdk -- ping --region us --api-key ${apiKey} --user alice --base-url https://portal.example.com`,
   );
 });

@@ -51,7 +51,11 @@ function androidSamples(type: ProductType, apiKey: string, region: string): Code
   const client = type === 'uikit' ? 'SocialUIKitClient' : 'SocialClient';
   const importPath = type === 'uikit' ? 'com.socialplatform.uikit' : 'com.socialplatform.sdk';
   return [
-    { kind: 'install', language: 'kotlin', code: `// app/build.gradle.kts\ndependencies {\n    implementation("${PACKAGES.android[type]}")\n}` },
+    {
+      kind: 'install',
+      language: 'kotlin',
+      code: `// app/build.gradle.kts\ndependencies {\n    implementation("${PACKAGES.android[type]}")\n}`,
+    },
     {
       kind: 'initialize',
       language: 'kotlin',
@@ -73,7 +77,12 @@ function flutterSamples(type: ProductType, apiKey: string, region: string): Code
   ];
 }
 
-function javascriptSamples(platform: 'react-native' | 'react', type: ProductType, apiKey: string, region: string): CodeSample[] {
+function javascriptSamples(
+  platform: 'react-native' | 'react',
+  type: ProductType,
+  apiKey: string,
+  region: string,
+): CodeSample[] {
   const pkg = PACKAGES[platform][type];
   const install: CodeSample = { kind: 'install', language: 'bash', code: `npm install ${pkg}` };
   if (type === 'sdk') {
@@ -101,7 +110,11 @@ function javascriptSamples(platform: 'react-native' | 'react', type: ProductType
  * and region written in so they can be pasted as they are. Regions are written in lower case, as
  * the SDKs and the sample client name them.
  */
-export function codeSamples(platform: Platform, type: ProductType, { apiKey, region }: SampleContext): CodeSample[] {
+export function codeSamples(
+  platform: Platform,
+  type: ProductType,
+  { apiKey, region }: SampleContext,
+): CodeSample[] {
   const regionName = region.toLowerCase();
   switch (platform) {
     case 'ios':
@@ -118,8 +131,16 @@ export function codeSamples(platform: Platform, type: ProductType, { apiKey, reg
 
 /**
  * The sample client command that makes a first SDK session, proving the integration works. The
- * portal's address is passed because the client otherwise assumes a portal on localhost:3000.
+ * portal's address is passed because the client otherwise assumes a portal on localhost:3000; a
+ * region at its own address (an absolute base in the public configuration) is named by the
+ * REGION_*_URL the client reads, as the portal does not host it.
  */
-export function sampleClientCommand(region: RegionKey, apiKey: string, portalOrigin: string): string {
-  return `npm run sdk -- ping --region ${region.toLowerCase()} --api-key ${apiKey} --user alice --base-url ${portalOrigin}`;
+export function sampleClientCommand(
+  region: RegionKey,
+  apiKey: string,
+  portalOrigin: string,
+  regionBaseUrl: string,
+): string {
+  const command = `npm run sdk -- ping --region ${region.toLowerCase()} --api-key ${apiKey} --user alice --base-url ${portalOrigin}`;
+  return regionBaseUrl.startsWith('/') ? command : `REGION_${region}_URL=${regionBaseUrl} ${command}`;
 }

@@ -6,6 +6,7 @@ import {
   REGION_PATHS,
   RegionSsoResponseSchema,
   type RegionKey,
+  type RegionSsoResponse,
 } from '@portal/contracts';
 import type { z } from 'zod';
 import { ApiError, NETWORK_ERROR } from '../api-error';
@@ -19,12 +20,14 @@ interface RegionRequest<T> {
 }
 
 /**
- * A call to a region's API from the browser. Credentials are included because the regional
- * session is a cookie of the region, which may live on another origin than the portal.
+ * A call to a region's API from the browser, at the region's base named by the public
+ * configuration (often another site than the portal's). The regional session goes as a bearer
+ * header (decision 034); credentials are still included so a region on the portal's own site
+ * also sees its cookie.
  */
 async function regionRequest<T>(region: RegionKey, path: string, options: RegionRequest<T>): Promise<T> {
   const { method = 'GET', headers = {}, schema, signal } = options;
-  const url = `${regionBaseUrl(region)}${path}`;
+  const url = `${await regionBaseUrl(region)}${path}`;
   let response: Response;
   try {
     response = await fetch(url, {
@@ -52,7 +55,7 @@ export function pingRegion(region: RegionKey, signal: AbortSignal) {
   return regionRequest(region, REGION_PATHS.ping, { schema: PingResponseSchema, signal });
 }
 
-/** Opens the regional session (a cookie) for the application with the portal's short-lived token. */
+/** Opens the regional session for the application with the portal's short-lived token; answers its token. */
 export function signInToRegion(
   region: RegionKey,
   applicationId: string,
@@ -68,11 +71,33 @@ export function signInToRegion(
   });
 }
 
-export function getApiKey(region: RegionKey, signal?: AbortSignal) {
-  return regionRequest(region, REGION_PATHS.apiKey, { schema: ApiKeyResponseSchema, signal });
+/** The regional session's token as the header the region reads it from. */
+const sessionHeaders = (session: Pick<RegionSsoResponse, 'sessionToken'>) => ({
+  Authorization: `Bearer ${session.sessionToken}`,
+});
+
+export function getApiKey(
+  region: RegionKey,
+  session: Pick<RegionSsoResponse, 'sessionToken'>,
+  signal?: AbortSignal,
+) {
+  return regionRequest(region, REGION_PATHS.apiKey, {
+    headers: sessionHeaders(session),
+    schema: ApiKeyResponseSchema,
+    signal,
+  });
 }
 
-export function getFirstActivity(region: RegionKey, networkId: string, signal?: AbortSignal) {
+export function getFirstActivity(
+  region: RegionKey,
+  networkId: string,
+  session: Pick<RegionSsoResponse, 'sessionToken'>,
+  signal?: AbortSignal,
+) {
   const path = `${REGION_PATHS.firstActivity}?networkId=${encodeURIComponent(networkId)}`;
-  return regionRequest(region, path, { schema: FirstActivityResponseSchema, signal });
+  return regionRequest(region, path, {
+    headers: sessionHeaders(session),
+    schema: FirstActivityResponseSchema,
+    signal,
+  });
 }

@@ -1,6 +1,6 @@
 import type { RegionKey } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { closestRegion, regionBaseUrl, type RegionPinger } from './region';
+import { closestRegion, regionBaseUrlIn, type RegionPinger } from './region';
 
 const after = (ms: number, ok = true) =>
   new Promise<void>((resolve, reject) => setTimeout(ok ? resolve : () => reject(new Error('down')), ms));
@@ -35,8 +35,15 @@ describe('closestRegion', () => {
   });
 });
 
-it('derives each region base on the portal origin', () => {
-  expect(regionBaseUrl('SG')).toBe('/regions/sg');
-  expect(regionBaseUrl('EU')).toBe('/regions/eu');
-  expect(regionBaseUrl('US')).toBe('/regions/us');
+it("takes each region's base from the public configuration, without a trailing slash", () => {
+  const config = {
+    regionBaseUrls: {
+      SG: '/regions/sg',
+      EU: 'https://eu.region.example/regions/eu/',
+      US: 'http://127.0.0.1:4100/us',
+    },
+  };
+  expect(regionBaseUrlIn(config, 'SG')).toBe('/regions/sg');
+  expect(regionBaseUrlIn(config, 'EU')).toBe('https://eu.region.example/regions/eu');
+  expect(regionBaseUrlIn(config, 'US')).toBe('http://127.0.0.1:4100/us');
 });

@@ -1,11 +1,18 @@
-import { DEFAULT_REGION, REGION_KEYS, type RegionKey } from '@portal/contracts';
+import { DEFAULT_REGION, REGION_KEYS, type PublicConfig, type RegionKey } from '@portal/contracts';
+import { loadedPublicConfig } from '../public-config';
 
 /**
- * A region's API base as the browser reaches it. The portal serves the regions on its own origin
- * under /regions/{key}; this is the one place to change if the public config ever names them.
+ * A region's API base as the browser reaches it, as the public configuration names it: the
+ * region's own address (REGION_*_URL), or /regions/{key} on the portal's origin when the portal
+ * hosts it. Without a trailing slash, so paths are appended as they are.
  */
-export function regionBaseUrl(key: RegionKey): string {
-  return `/regions/${key.toLowerCase()}`;
+export function regionBaseUrlIn(config: Pick<PublicConfig, 'regionBaseUrls'>, key: RegionKey): string {
+  return config.regionBaseUrls[key].replace(/\/+$/, '');
+}
+
+/** Every call the browser makes to a region starts from here. */
+export async function regionBaseUrl(key: RegionKey): Promise<string> {
+  return regionBaseUrlIn(await loadedPublicConfig(), key);
 }
 
 /** Resolves when the region answers its ping, rejects otherwise. */

@@ -3,7 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../api-client';
 import { signInToRegion } from './region-api';
 
-/** Opens the regional session (a cookie of the region) for the app with a fresh portal access token. */
+/** Opens the regional session for the app with a fresh portal access token; answers the session's token. */
 export async function openRegionalSession({
   region,
   applicationId,
@@ -28,14 +28,31 @@ export const regionalSessionQueryOptions = (application: Application) =>
  * Sends a tab to an application's console once a regional session exists; the tab closes again
  * when the session cannot be opened. The caller opens the tab during the click, while it still
  * counts as a user gesture (see `openConsoleTab`).
+ *
+ * The session is posted into the tab as a form to the console's address: the console is a page of
+ * the region's site, where a cookie set through the portal's fetch is third-party and may be
+ * blocked, while one set in answer to the tab's own navigation is first-party (decision 034).
  */
 export async function openConsole(application: Application & { consoleUrl: string }, tab: Window | null) {
   try {
-    await openRegionalSession(application);
-    if (tab) tab.location.href = application.consoleUrl;
-    else window.location.assign(application.consoleUrl);
+    const { sessionToken } = await openRegionalSession(application);
+    postConsoleSignIn(tab?.document ?? document, application.consoleUrl, sessionToken);
   } catch (error) {
     tab?.close();
     throw error;
   }
+}
+
+/** Navigates the document's window to the console by posting the regional session to it. */
+function postConsoleSignIn(target: Document, consoleUrl: string, sessionToken: string) {
+  const form = target.createElement('form');
+  form.method = 'POST';
+  form.action = consoleUrl;
+  const session = target.createElement('input');
+  session.type = 'hidden';
+  session.name = 'session';
+  session.value = sessionToken;
+  form.append(session);
+  target.body.append(form);
+  form.submit();
 }

@@ -9,6 +9,7 @@ const CONFIG = {
   googleSignIn: true,
   dashboardUrl: 'https://dashboard.example.com',
   helpLinks: { developerPortal: '', documentation: '', communityHub: '', faq: '', tutorial: '' },
+  regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 
 /** The login page with the portal answering the public configuration and the password sign-in. */

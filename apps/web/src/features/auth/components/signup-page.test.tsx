@@ -10,6 +10,7 @@ const CONFIG = {
   ssoSignIn: false,
   dashboardUrl: 'https://dashboard.example.com',
   helpLinks: { developerPortal: '', documentation: '', communityHub: '', faq: '', tutorial: '' },
+  regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 const CORPORATE = messages['signupForm.email.validation.corporate.lambda.error'];
 const STRONG_PASSWORD = 'Str0ng!Passw0rd';

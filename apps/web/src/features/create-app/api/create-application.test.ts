@@ -1,6 +1,10 @@
 import type { Application } from '@portal/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVATION_TIMEOUT_MS, ActivationTimeoutError, createAndConnectApplication } from './create-application';
+import {
+  ACTIVATION_TIMEOUT_MS,
+  ActivationTimeoutError,
+  createAndConnectApplication,
+} from './create-application';
 
 const app = (state: Application['state']): Application => ({
   applicationId: 'app-1',
@@ -18,6 +22,10 @@ const app = (state: Application['state']): Application => ({
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
+/** Singapore at its own address, the other regions hosted by the portal. */
+const REGION_BASE_URLS = { SG: 'https://sg.region.example/regions/sg', EU: '/regions/eu', US: '/regions/us' };
+const SSO_URL = 'https://sg.region.example/regions/sg/api/v2/sso/portal?applicationId=app-1';
+
 /** A fake portal and region: the app turns active after `activeAfter` polls. */
 function fakeServer(activeAfter: number) {
   const calls: { url: string; method: string; auth: string | null }[] = [];
@@ -26,9 +34,17 @@ function fakeServer(activeAfter: number) {
     const method = init.method ?? 'GET';
     calls.push({ url, method, auth: new Headers(init.headers).get('Authorization') });
     if (url === '/api/v1/applications' && method === 'POST') return json([app('initializing')], 201);
-    if (url === '/api/v1/applications/app-1') return json(app(++polls >= activeAfter ? 'active' : 'initializing'));
+    if (url === '/api/v1/applications/app-1')
+      return json(app(++polls >= activeAfter ? 'active' : 'initializing'));
     if (url === '/api/auth/token') return json({ token: 'jwt-1' });
-    if (url === '/regions/sg/api/v2/sso/portal?applicationId=app-1') return json({ ok: true, networkId: 'net-1' });
+    if (url === '/api/v1/config') return json({ productName: 'Social', regionBaseUrls: REGION_BASE_URLS });
+    if (url === SSO_URL)
+      return json({
+        ok: true,
+        networkId: 'net-1',
+        sessionToken: 'rs-1',
+        expiresAt: '2026-11-22T06:00:00.000Z',
+      });
     return json({ code: 'NOT_FOUND', message: 'Not found' }, 404);
   });
   vi.stubGlobal('fetch', fetch);
@@ -42,16 +58,16 @@ afterEach(() => {
 });
 
 describe('createAndConnectApplication', () => {
-  it('polls until the app is active, then opens the regional session with a portal token', async () => {
+  it("polls until the app is active, then opens the regional session at the region's address with a portal token", async () => {
     const calls = fakeServer(3);
     const done = createAndConnectApplication({ name: 'Rockets', plan: 'advance', region: 'SG' });
     await vi.runAllTimersAsync();
     const { application, session } = await done;
     expect(application.state).toBe('active');
-    expect(session.networkId).toBe('net-1');
+    expect(session).toMatchObject({ networkId: 'net-1', sessionToken: 'rs-1' });
     expect(calls.filter((call) => call.url === '/api/v1/applications/app-1')).toHaveLength(3);
     const sso = calls.at(-1);
-    expect(sso).toEqual({ url: '/regions/sg/api/v2/sso/portal?applicationId=app-1', method: 'POST', auth: 'Bearer jwt-1' });
+    expect(sso).toEqual({ url: SSO_URL, method: 'POST', auth: 'Bearer jwt-1' });
   });
 
   it('gives up when the app is not active within the time limit', async () => {

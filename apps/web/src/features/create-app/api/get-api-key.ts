@@ -11,7 +11,7 @@ export function useApiKey(application: Application) {
   const session = useQuery(regionalSessionQueryOptions(application));
   const apiKey = useQuery({
     queryKey: [...REGION_API_KEY_QUERY_KEY, application.region, application.applicationId],
-    queryFn: ({ signal }) => getApiKey(application.region, signal),
+    queryFn: ({ signal }) => getApiKey(application.region, session.data!, signal),
     select: (data) => data.apiKey,
     staleTime: Infinity,
     enabled: session.isSuccess,

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Card, Code, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { Application, PublicConfig } from '@portal/contracts';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -9,6 +9,8 @@ import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import { StepError, StepHeading } from './step-parts';
 import { getFirstActivity } from '../../../lib/regions/region-api';
+import { regionalSessionQueryOptions } from '../../../lib/regions/regional-session';
+import { regionBaseUrlIn } from '../../../lib/regions/region';
 import { sampleClientCommand, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
 import { useApiKey } from '../api/get-api-key';
@@ -30,6 +32,7 @@ interface TroubleshootingStepProps {
 export function TroubleshootingStep({ sub, application, productType }: TroubleshootingStepProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const { search } = useLocation();
   const { data: config } = usePublicConfig();
   const apiKey = useApiKey(application);
@@ -37,7 +40,12 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
   const state: WizardState = { application, productType };
 
   const check = useMutation({
-    mutationFn: () => getFirstActivity(application.region, application.networkId ?? ''),
+    mutationFn: async () =>
+      getFirstActivity(
+        application.region,
+        application.networkId ?? '',
+        await client.fetchQuery(regionalSessionQueryOptions(application)),
+      ),
     onSuccess: ({ status }) => {
       if (!status) return;
       if (productType === 'uikit') setModalOpened(true);
@@ -80,7 +88,12 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
         <Alert color="blue" icon={<IconInfoCircle aria-hidden />} role="status">
           <Text size="sm">{t('createApp.trouble.noActivity')}</Text>
           <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-            {sampleClientCommand(application.region, apiKey.data ?? t('createApp.loadingValue'), window.location.origin)}
+            {sampleClientCommand(
+              application.region,
+              apiKey.data ?? t('createApp.loadingValue'),
+              window.location.origin,
+              config ? regionBaseUrlIn(config, application.region) : '/',
+            )}
           </Code>
         </Alert>
       )}
@@ -98,7 +111,11 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
           <Button variant="subtle" component={Link} to={`/apps/${encodeURIComponent(sub)}`}>
             {t('createApp.trouble.skip')}
           </Button>
-          <Button loading={check.isPending} disabled={!application.networkId || !apiKey.sessionReady} onClick={() => check.mutate()}>
+          <Button
+            loading={check.isPending}
+            disabled={!application.networkId || !apiKey.sessionReady}
+            onClick={() => check.mutate()}
+          >
             {t('createApp.trouble.check')}
           </Button>
         </Group>

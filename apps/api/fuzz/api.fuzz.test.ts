@@ -133,6 +133,8 @@ beforeAll(async () => {
   });
   expect(sso.statusCode, sso.body).toBe(200);
   credentials.regionSession = cookieHeader(sso.headers['set-cookie']);
+  // The console tab's sign-in posts the session itself, so unspoiled posts open the console.
+  fieldSamples.session = (sso.json() as { sessionToken: string }).sessionToken;
 
   // An organisation of its own signs in with SSO (the fuzzed owner's connection changes under the run).
   const ssoOwner = await setUpOrganization(app, 'fuzz-sso-owner@acme-sso.io');

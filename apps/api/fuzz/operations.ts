@@ -255,11 +255,32 @@ const REGION: Omit<Operation, 'pathParams'>[] = [
     credential: 'region session',
     answersHtml: true,
   },
+  // The console tab's sign-in: the portal's page posts the regional session as a form field.
+  {
+    method: 'POST',
+    path: '/regions/eu/console/{networkId}',
+    query: [],
+    body: bodyOf(z.object({ session: z.string() })),
+    credential: 'region session',
+    answersHtml: true,
+  },
 ];
 
-/** Every route of the OpenAPI document, the identity endpoints behind its wildcard, and the EU region's. */
+/**
+ * Prometheus's scrape endpoint, left out of the document (its answer is text): the fuzzed calls come
+ * from loopback, which it answers, and a portal session is nothing to it.
+ */
+const METRICS: Operation = {
+  method: 'GET',
+  path: '/metrics',
+  pathParams: [],
+  query: [],
+  credential: 'session',
+};
+
+/** Every route of the OpenAPI document, the identity endpoints behind its wildcard, the EU region's and the metrics. */
 export function operations(document: OpenApiDocument): Operation[] {
   const region = REGION.map((operation) => ({ ...operation, pathParams: pathParamsOf(operation.path) }));
   const google = Object.keys(document.paths).includes(`${IDENTITY_PREFIX}callback/google`);
-  return [...fromDocument(document), ...identityOperations(google), ...region];
+  return [...fromDocument(document), ...identityOperations(google), ...region, METRICS];
 }

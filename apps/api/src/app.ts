@@ -46,6 +46,7 @@ import { paymentGatewayPlugin } from './plugins/payment-gateway.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { regionClientPlugin } from './plugins/region-client.ts';
 import { requestGuardsPlugin } from './plugins/request-guards.ts';
+import { sharedSecretsPlugin } from './plugins/shared-secrets.ts';
 import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
 import { createPageRenderer } from './web/server-render.ts';
 import { sendPageVariant, sendRenderedPage, signedInPageVariant } from './web/spa-page.ts';
@@ -100,6 +101,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   // the modules below reach it through the decorators.
   await app.register(configPlugin, { config });
   await app.register(databasePlugin, { database });
+  await app.register(sharedSecretsPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(requestGuardsPlugin);
   await app.register(mailerPlugin);

@@ -18,10 +18,15 @@ export interface PortalInstance {
 /**
  * Several portal instances on one new PostgreSQL database (TEST_DATABASE_URL), as a deployment
  * behind a load balancer runs them: each with its own connection pool and its own data dir (as on
- * its own machine), all with the same environment. Built before the file's first test and closed
+ * its own machine), all with the same environment (`adjust` changes what the environment cannot
+ * express, such as leaving the test auth secret unset). Built before the file's first test and closed
  * (the database dropped) after its last; `env` is read then, so it may be a function.
  */
-export function usePortalInstances(count: number, env: () => Record<string, string> = () => ({})) {
+export function usePortalInstances(
+  count: number,
+  env: () => Record<string, string> = () => ({}),
+  adjust: (config: Config) => Config = (config) => config,
+) {
   const instances: PortalInstance[] = [];
   let drop: (() => Promise<void>) | undefined;
   const dataDirs: string[] = [];
@@ -35,7 +40,7 @@ export function usePortalInstances(count: number, env: () => Record<string, stri
       Array.from({ length: count }, async () => {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-instance-'));
         dataDirs.push(dataDir);
-        const config = testConfig(dataDir, { ...shared, DATABASE_URL: scratch.url });
+        const config = adjust(testConfig(dataDir, { ...shared, DATABASE_URL: scratch.url }));
         const database = await openDatabase({ databaseUrl: scratch.url, dataDir });
         return { app: await buildApp({ config, database }), config, database };
       }),

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from '../src/cli/portal-cli.ts';
-import { OPERATOR_TOKEN_FILE } from '../src/modules/operators/operator-token.ts';
+import { OPERATOR_TOKEN_FILE } from '../src/auth/secret.ts';
 import { newApplicationWithUsage, newOrganization } from './billing-fixtures.ts';
 import { enrolAuthenticator, jsonRequest, setUpOrganization, signInRequest, useTestApp } from './helper.ts';
 

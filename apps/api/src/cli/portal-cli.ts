@@ -13,7 +13,7 @@ import {
   type ResetTwoFactorResponse,
   type RunBillingResponse,
 } from '@portal/contracts';
-import { OPERATOR_TOKEN_FILE } from '../modules/operators/operator-token.ts';
+import { OPERATOR_TOKEN_FILE } from '../auth/secret.ts';
 
 /*
  * The operator CLI (`npm run portal -- <command>`): each command is one call to the running

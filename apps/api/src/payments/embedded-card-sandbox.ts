@@ -9,14 +9,20 @@ import { withStartupLock } from '../db/startup-lock.ts';
  * The sandbox's keys: CARD_SANDBOX_SECRET_KEY and CARD_SANDBOX_PUBLISHABLE_KEY, or (for the sandbox
  * the portal hosts) keys generated once into the data dir, so restarts keep them.
  */
+/** The files in the data dir that hold the hosted sandbox's generated keys. */
+export const CARD_SANDBOX_KEY_FILES = {
+  secretKey: 'card-sandbox-secret-key',
+  publishableKey: 'card-sandbox-publishable-key',
+} as const;
+
 export function cardSandboxKeys(config: Pick<Config, 'dataDir'>, sandbox: CardSandboxConfig) {
   return {
     secretKey:
       sandbox.secretKey ??
-      `sk_sandbox_${resolveDataDirSecret(undefined, config.dataDir, 'card-sandbox-secret-key')}`,
+      `sk_sandbox_${resolveDataDirSecret(undefined, config.dataDir, CARD_SANDBOX_KEY_FILES.secretKey)}`,
     publishableKey:
       sandbox.publishableKey ??
-      `pk_sandbox_${resolveDataDirSecret(undefined, config.dataDir, 'card-sandbox-publishable-key')}`,
+      `pk_sandbox_${resolveDataDirSecret(undefined, config.dataDir, CARD_SANDBOX_KEY_FILES.publishableKey)}`,
   };
 }
 

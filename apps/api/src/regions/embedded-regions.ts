@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { portalFetch } from '../http/portal-fetch.ts';
 
-const REGION_ADMIN_TOKEN_FILE = 'region-admin-token';
+export const REGION_ADMIN_TOKEN_FILE = 'region-admin-token';
 
 export function regionAdminToken(config: Config): string {
   return resolveDataDirSecret(config.regionAdminToken, config.dataDir, REGION_ADMIN_TOKEN_FILE);

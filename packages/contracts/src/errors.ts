@@ -14,6 +14,7 @@ export const ERROR_DEFINITIONS = {
   NOT_FOUND: { status: 404, message: 'errors.notFound' },
   RATE_LIMITED: { status: 429, message: 'auth.error.rateLimited' },
   INTERNAL_ERROR: { status: 500, message: 'errors.internal' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'errors.serviceUnavailable' },
   CORPORATE_EMAIL_REQUIRED: { status: 400, message: 'signupForm.email.validation.corporate.lambda.error' },
   ACCOUNT_ALREADY_SET_UP: { status: 409, message: 'errors.accountAlreadySetUp' },
   LEGAL_NOT_ACCEPTED: { status: 400, message: 'errors.legalNotAccepted' },

@@ -111,6 +111,7 @@ export const messages = {
   'errors.payloadTooLarge': 'The request body is too large.',
   'errors.tooManyAttempts': 'Too many wrong codes. Ask for a new code and try again.',
   'errors.internal': 'Something went wrong on our side. Please try again later.',
+  'errors.serviceUnavailable': 'The service is briefly unavailable. Please try again in a few seconds.',
   'errors.accountAlreadySetUp': 'This organization is already set up.',
   'errors.legalNotAccepted': 'The privacy policy and the terms and conditions must be accepted.',
   'errors.accountInactive': 'Your account is inactive. Add a payment method to reactivate it.',

@@ -17,7 +17,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config, GoogleConfig } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import { isDatabaseUnavailable, type Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
@@ -206,7 +206,16 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       },
     },
     // Failures without a page of their own (a callback without state) land on the web's /error.
-    onAPIError: { errorURL: `${config.publicUrl}/error` },
+    onAPIError: {
+      errorURL: `${config.publicUrl}/error`,
+      // A database being restarted goes on to the error handler (503, try again) instead of
+      // becoming better-auth's 500; every other failure is logged as better-auth logs it.
+      onError: (error, ctx) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        if (!(error instanceof APIError)) ctx.logger.error(error instanceof Error ? error.name : '', error);
+        else if (error.status === 'INTERNAL_SERVER_ERROR') ctx.logger.error(error.status, error);
+      },
+    },
     user: {
       // Users made by Google sign-in only: the form schemas above check email sign-up, and invited
       // users are created with their membership, not here.

@@ -158,3 +158,37 @@ export function uniqueViolationOf(error: unknown): { constraint: string } | unde
   }
   return undefined;
 }
+
+/**
+ * SQLSTATEs of a server that is going away or not yet back: admin_shutdown (57P01, a restart's fast
+ * stop), crash_shutdown, cannot_connect_now (starting up or shutting down), connection exceptions.
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+/** What the driver reports when the server cannot be reached at all. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+/** node-postgres's own words for a connection lost under a query or unusable since. */
+const CONNECTION_LOST =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/**
+ * Whether an error, however wrapped, is the database being unreachable or restarting rather than
+ * anything about the statement: such a request may well succeed when tried again in a moment.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNREACHABLE_CODES.has(code)))
+      return true;
+    if (typeof message === 'string' && CONNECTION_LOST.test(message)) return true;
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client.ts';
 import { AppError, validationError } from '../errors.ts';
 
 /**
@@ -19,6 +20,13 @@ export const errorHandlerPlugin = fp(
           message: v.message ?? 'errors.validation',
         }));
         return reply.status(400).send(validationError(issues).toBody());
+      }
+      // A database restart or failover: the request failed before it could do anything lasting (a
+      // transaction cut off is rolled back), and may be sent again in a moment.
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        reply.header('retry-after', '1');
+        return reply.status(503).send(new AppError('SERVICE_UNAVAILABLE').toBody());
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {

@@ -45,6 +45,18 @@ export default defineConfig({
       },
       {
         test: {
+          // Two built portal instances on a throw-away PostgreSQL cluster behind a proxy: `npm run
+          // test:scale` (docs/deployment.md), run by CI after the PostgreSQL suite.
+          name: 'scale',
+          include: ['apps/api/scale/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: 'region',
           include: ['apps/region/test/**/*.test.ts'],
           environment: 'node',

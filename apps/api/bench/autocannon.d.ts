@@ -9,7 +9,24 @@ declare module 'autocannon' {
     /** Seconds to wait for an answer before counting a timeout (default 10). */
     timeout?: number;
     /** Requests each connection sends in turn, instead of `url`'s path alone. */
-    requests?: { method?: string; path: string }[];
+    requests?: Request[];
+  }
+  /** What a connection keeps between its requests (autocannon's `context`), each caller its own fields. */
+  export type Context = Record<string, unknown>;
+  /** One request of a connection's turn; `context` is the connection's, emptied when its turn starts again. */
+  export interface Request {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** Changes the request before it is sent; answering nothing starts the turn again from the first. */
+    setupRequest?: (request: Request, context: Context) => Request | undefined;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Context,
+      headers: Record<string, string | string[]>,
+    ) => void;
   }
   export interface Histogram {
     average: number;
@@ -24,7 +41,14 @@ declare module 'autocannon' {
     non2xx: number;
     errors: number;
     timeouts: number;
+    /** Requests sent, and answers by status code. */
+    statusCodeStats: Record<string, { count: number }>;
+  }
+  export interface Instance {
+    stop(): void;
+    on(event: 'reqError', listener: (error: Error) => void): this;
   }
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

@@ -99,10 +99,21 @@ export async function redisRateLimitStore(options: {
   onError: (error: unknown) => void;
 }): Promise<RateLimitStore> {
   const { url, keyPrefix } = options;
-  const client = createClient({ url, disableOfflineQueue: true });
-  // Without a listener an error event would end the process; the client reconnects by itself.
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5000,
+      // At start an unreachable Redis fails the start (a portal without its limits must not serve);
+      // once connected, a lost connection is retried, every 2 s at the slowest.
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(retries * 100, 2000) : cause),
+    },
+  });
+  // Without a listener an error event would end the process.
   client.on('error', options.onError);
   await client.connect();
+  connected = true;
   const window = (reply: unknown): CounterWindow => {
     const [hits, ttl] = reply as [number, number];
     return { hits, endsInMs: ttl };

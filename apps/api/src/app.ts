@@ -8,7 +8,6 @@ import fastifyStatic from '@fastify/static';
 import { OPERATOR_API_PREFIX, REGION_KEYS } from '@portal/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { SESSION_COOKIE_NAME } from './auth/auth.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -26,6 +25,7 @@ import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
+import { operationsRoutes } from './modules/operations/operations.routes.ts';
 import { operatorsJobs } from './modules/operators/operators.jobs.ts';
 import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
@@ -40,11 +40,14 @@ import { authenticatePlugin } from './plugins/authenticate.ts';
 import { configPlugin } from './plugins/config.ts';
 import { databasePlugin } from './plugins/database.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { gracefulClosePlugin } from './plugins/graceful-close.ts';
 import { jobQueuePlugin } from './plugins/job-queue.ts';
 import { mailerPlugin } from './plugins/mailer.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { paymentGatewayPlugin } from './plugins/payment-gateway.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { regionClientPlugin } from './plugins/region-client.ts';
+import { requestIdGenerator, requestIdLogging, requestIdPlugin } from './plugins/request-id.ts';
 import { requestGuardsPlugin } from './plugins/request-guards.ts';
 import { sharedSecretsPlugin } from './plugins/shared-secrets.ts';
 import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
@@ -90,13 +93,18 @@ function stripeSources(config: Config) {
 /** Builds the portal server without listening: server.ts listens, tests use inject. */
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, mixin: requestIdLogging.mixin },
+    childLoggerFactory: requestIdLogging.childLoggerFactory,
     // Only a trusted proxy may name the client address: the per-IP rate limit counts by it.
     trustProxy: config.trustProxy,
+    // Only a trusted proxy may name the request id too (X-Request-Id); other requests get a UUID.
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 256 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await app.register(requestIdPlugin);
+  await app.register(gracefulClosePlugin);
   // Shared infrastructure, once for the whole server (docs/architecture.md lists each plugin);
   // the modules below reach it through the decorators.
   await app.register(configPlugin, { config });
@@ -108,6 +116,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(authPlugin);
   await app.register(authenticatePlugin);
   await app.register(jobQueuePlugin);
+  await app.register(metricsPlugin);
   await app.register(rateLimitsPlugin);
   await app.register(regionClientPlugin);
   await app.register(paymentGatewayPlugin);
@@ -155,11 +164,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   // shown to people at /api/docs.
   await registerApiReference(app, config);
 
-  app.get(
-    '/api/health',
-    { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  await app.register(operationsRoutes);
   await app.register(identityRoutes, { prefix: '/api/auth' });
   await app.register(publicConfigRoutes, { prefix: '/api/v1/config' });
   await app.register(utilsRoutes, { prefix: '/api/v1/utils' });

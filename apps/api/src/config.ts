@@ -98,6 +98,10 @@ const ConfigSchema = z
     // Peers whose X-Forwarded-For is believed (Fastify trustProxy): none by default, so a client
     // cannot pick its own address for the per-IP limits; name the proxy's address when there is one.
     TRUST_PROXY: z.string().trim().min(1).default('false'),
+    // The bearer token Prometheus scrapes /metrics with from another machine; unset, loopback only.
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // How long SIGTERM waits for requests and jobs under way before the server exits anyway.
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(30),
     // The development outbox shows every mailed code: `auto` mounts it only on a loopback HOST.
     DEV_MAILBOX: z.enum(['auto', 'true', 'false']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -261,6 +265,10 @@ export interface Config {
   };
   cardAttemptLimits: CardAttemptLimits;
   trustProxy: boolean | string;
+  /** METRICS_TOKEN: opens /metrics to a scraper elsewhere; without it only loopback may read them. */
+  metricsToken: string | undefined;
+  /** What SIGTERM waits for requests and jobs under way, in seconds. */
+  shutdownTimeoutSeconds: number;
   /** Whether /dev/mailbox is mounted: only outside production, on a loopback host unless DEV_MAILBOX=true. */
   devMailbox: boolean;
   logLevel: string;
@@ -364,6 +372,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ip: e.CARD_ATTEMPTS_PER_IP,
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
     devMailbox: e.NODE_ENV !== 'production' && (e.DEV_MAILBOX === 'true' || (e.DEV_MAILBOX === 'auto' && isLoopbackHost(e.HOST))),
     logLevel: e.LOG_LEVEL,
     regionUrls: {

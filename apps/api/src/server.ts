@@ -7,9 +7,24 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database });
-  const shutdown = async () => {
-    await app.close();
-    await database.close();
+  // Stops accepting connections, lets the requests and jobs under way finish, then closes the
+  // database. Past SHUTDOWN_TIMEOUT_SECONDS it exits anyway, with 1: a job cut off is retried after
+  // its expiry, as after a crash.
+  const shutdown = async (signal: NodeJS.Signals) => {
+    app.log.info({ signal }, 'shutting down: finishing the requests and jobs under way');
+    setTimeout(() => {
+      app.log.error(
+        `still not stopped after SHUTDOWN_TIMEOUT_SECONDS (${config.shutdownTimeoutSeconds} s): exiting`,
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
+    try {
+      await app.close();
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', shutdown);

@@ -303,7 +303,9 @@ async function openOwnerInvoice(): Promise<number> {
 }
 
 /** One call as it is made for a given caller; objects a successful call consumes are made fresh. */
-type Prepare = (caller: Caller) => Promise<{ method: InjectOptions['method']; url: string; body?: unknown }>;
+type Prepare = (
+  caller: Caller,
+) => Promise<{ method: InjectOptions['method']; url: string; body?: unknown; remoteAddress?: string }>;
 
 interface Row {
   expected: Record<Caller, Outcome>;
@@ -385,6 +387,8 @@ const ROWS: Record<string, Row> = {
     Object.entries(OPERATOR_ROWS).map(([key, { prepare }]) => [key, { expected: everyone(UNAUTHORIZED), prepare }]),
   ),
   'GET /api/health': { expected: everyone(OK), prepare: call('GET', '/api/health') },
+  'GET /healthz': { expected: everyone(OK), prepare: call('GET', '/healthz') },
+  'GET /readyz': { expected: everyone(OK), prepare: call('GET', '/readyz') },
   'GET /api/v1/config/': { expected: everyone(OK), prepare: call('GET', '/api/v1/config') },
   'GET /api/v1/utils/countries': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/countries') },
   'GET /api/v1/utils/subdivisions': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/subdivisions?countryCode=SG') },
@@ -739,6 +743,17 @@ const REFERENCE_ROWS: Record<string, Row> = {
 };
 
 /**
+ * The metrics, not in the document (their answer is text), scraped from another machine: no portal
+ * session opens them, whatever its role; only METRICS_TOKEN does (unset here), or being on the server.
+ */
+const METRICS_ROWS: Record<string, Row> = {
+  'GET /metrics': {
+    expected: everyone(FORBIDDEN),
+    prepare: async () => ({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' }),
+  },
+};
+
+/**
  * The caller's session for one case. Sign-out ends the session it is given, so it gets a session
  * of its own; every other call uses the caller's standing session.
  */
@@ -750,7 +765,7 @@ async function cookieFor(caller: Caller, key: string) {
 async function runCase(key: string, row: Row, caller: Caller) {
   const prepared = await row.prepare(caller);
   const request = jsonRequest(prepared.method, prepared.url, prepared.body, await cookieFor(caller, key));
-  const response = await t.app.inject(request);
+  const response = await t.app.inject({ ...request, remoteAddress: prepared.remoteAddress });
   const expected = row.expected[caller];
   const context = `${key} as ${caller}: ${response.body.slice(0, 300)}`;
   expect(response.statusCode, context).toBe(expected.status);
@@ -780,7 +795,13 @@ describe('the whole API × every kind of caller', () => {
     expect(Object.keys(SSO_IDENTITY_ROWS).sort(), 'SSO endpoints without an expected row').toEqual(sso.sort());
   });
 
-  for (const [key, row] of Object.entries({ ...ROWS, ...IDENTITY_ROWS, ...SSO_IDENTITY_ROWS, ...REFERENCE_ROWS })) {
+  for (const [key, row] of Object.entries({
+    ...ROWS,
+    ...IDENTITY_ROWS,
+    ...SSO_IDENTITY_ROWS,
+    ...REFERENCE_ROWS,
+    ...METRICS_ROWS,
+  })) {
     it(key, async () => {
       for (const caller of CALLERS) await runCase(key, row, caller);
     });

@@ -152,6 +152,7 @@ describe('the reference page', () => {
 /** Registered routes that are not the portal's API, each with the reason it is not in the document. */
 const NOT_API_ROUTES: Record<string, string> = {
   [OPENAPI_DOCUMENT_PATH]: 'the document itself',
+  '/metrics': "Prometheus's scrape endpoint: text, not JSON; docs/operations.md lists its metrics",
   '/api/auth/*': "better-auth's handler: the identity endpoints behind it are checked one by one below",
   '/': "the web app's page",
   '/index.html': "the web app's page",

@@ -38,7 +38,7 @@ const COMMITTED_LINE = 'transaction committed';
 /** The recovery the server is held to: active within 2 minutes of the restart. */
 export const RECOVERY_BOUND_MS = 120_000;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -55,7 +55,7 @@ interface ServerOptions {
 }
 
 /** The real server (sources through tsx) in a child process, answered once it is healthy. */
-async function startServer(
+export async function startServer(
   port: number,
   dataDir: string,
   databaseUrl: string,
@@ -98,7 +98,7 @@ async function startServer(
 }
 
 /** Sends the server a signal and answers once it has exited. */
-async function stopServer(server: ChildProcess, signal: NodeJS.Signals) {
+export async function stopServer(server: ChildProcess, signal: NodeJS.Signals) {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill(signal);

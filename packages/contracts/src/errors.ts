@@ -24,6 +24,7 @@ export const ERROR_DEFINITIONS = {
   APPLICATION_NOT_DEACTIVATED: { status: 409, message: 'errors.applicationNotDeactivated' },
   CONFIRM_NAME_MISMATCH: { status: 400, message: 'errors.confirmNameMismatch' },
   REGION_UNAVAILABLE: { status: 503, message: 'errors.regionUnavailable' },
+  NOT_READY: { status: 503, message: 'errors.notReady' },
   INVITATION_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.limitExceeded' },
   INVITATION_PENDING_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.pendingLimit' },
   INVITATION_EMAIL_ALREADY_EXISTS: { status: 409, message: 'invitation.error.emailAlreadyInvited' },

@@ -120,6 +120,7 @@ export const messages = {
   'errors.applicationNotDeactivated': 'Only deactivated applications can be reactivated.',
   'errors.confirmNameMismatch': 'Type the application name exactly to confirm.',
   'errors.regionUnavailable': 'The application region is not reachable right now. Please try again later.',
+  'errors.notReady': 'The server cannot answer requests yet.',
   'validation.displayName.required': 'Please enter display name',
   'validation.currentPassword.required': 'Please enter your current password.',
   'validation.role.required': 'Please enter a role.',

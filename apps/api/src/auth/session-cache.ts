@@ -34,6 +34,8 @@ export class SessionCache<T> implements SessionChangeListener {
   /** Counts changes: an answer is kept only if no change came in while it was read. */
   private generation = 0;
   private isLive = false;
+  /** Reads answered from memory and from the database since the server started (the metrics). */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(
     private readonly limits: SessionCacheLimits = SESSION_CACHE_LIMITS,
@@ -53,7 +55,11 @@ export class SessionCache<T> implements SessionChangeListener {
   /** The kept answer for `key`, or `read()`'s, kept when nothing changed while it was read. */
   async read(key: string, read: () => Promise<CacheableAnswer<T> | undefined>): Promise<T | undefined> {
     const kept = this.usable(key);
-    if (kept) return kept.value;
+    if (kept) {
+      this.lookups.hits += 1;
+      return kept.value;
+    }
+    this.lookups.misses += 1;
     const generation = this.generation;
     const found = await read();
     if (found && this.isLive && generation === this.generation && found.usableUntil > this.now()) {

@@ -86,9 +86,12 @@ a one-hour access token from \`GET /api/auth/token\` and sends it as \`Authoriza
 **Errors.** Every refusal is JSON \`{"code", "message"}\` with its HTTP status; a 400 names the failing input
 in \`field\`. The code is for programs, the message for people.`;
 
+/** The operations endpoints sit at the root, as load balancers expect them, in the Health group. */
+const TAG_OF_ROOT_PATH: Record<string, string> = { healthz: 'health', readyz: 'health' };
+
 function tagOf(url: string): string {
   const key = url.replace(/^\/(api\/)?(v1\/)?/, '').split('/')[0] ?? '';
-  return TAGS[key]?.name ?? key;
+  return TAGS[TAG_OF_ROOT_PATH[key] ?? key]?.name ?? key;
 }
 
 /** `/api/v1/members/:memberId` as the document writes it: `/api/v1/members/{memberId}`. */

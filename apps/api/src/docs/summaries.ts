@@ -4,7 +4,9 @@
  * test/api-docs.test.ts fails for a documented route without one.
  */
 export const OPERATION_SUMMARIES: Record<string, string> = {
-  'GET /api/health': 'Whether the server is up',
+  'GET /api/health': 'Whether the server is up (the same as /healthz)',
+  'GET /healthz': 'Whether the server process is alive (checks nothing else)',
+  'GET /readyz': 'Whether the server can serve: its database and job queue answer (503 naming the part that does not)',
   'GET /api/v1/config/': 'Public configuration: product name, sign-in options, help links',
   'GET /api/v1/utils/countries': 'Countries of the billing forms',
   'GET /api/v1/utils/subdivisions': "A country's states or provinces",

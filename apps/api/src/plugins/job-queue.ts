@@ -39,6 +39,8 @@ export interface JobQueue {
   work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<void>;
   /** Sends a job and wakes this server's workers of its queue at once, instead of at their next poll. */
   send(queue: string, data: object, options: PgBoss.SendOptions): Promise<void>;
+  /** Runs of jobs this server's handlers failed since it started, by queue (the metrics). */
+  readonly failures: ReadonlyMap<string, number>;
 }
 
 /**
@@ -97,6 +99,7 @@ export const jobQueuePlugin = fp(
     const workerIds = new Map<string, string[]>();
     /** Handlers under way, so the database closes only after they (and pg-boss's record of them) end. */
     const running = new Set<Promise<unknown>>();
+    const failures = new Map<string, number>();
 
     app.decorate('jobQueue', {
       boss,
@@ -109,7 +112,10 @@ export const jobQueuePlugin = fp(
           running.add(run);
           run.then(
             () => running.delete(run),
-            () => running.delete(run),
+            () => {
+              running.delete(run);
+              failures.set(queue, (failures.get(queue) ?? 0) + 1);
+            },
           );
           return run;
         });
@@ -119,6 +125,7 @@ export const jobQueuePlugin = fp(
         await boss.send(queue, data, options);
         for (const workerId of workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
       },
+      failures,
     } satisfies JobQueue);
 
     app.addHook('onReady', async () => {

@@ -26,7 +26,7 @@ import {
   markAccountInactive,
   recordApplicationUsage,
 } from './billing.repository.ts';
-import { billingService, invoiceNumber } from './billing.service.ts';
+import { billingRunMetrics, billingService, invoiceNumber, type BillingDeps } from './billing.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
@@ -94,6 +94,7 @@ export interface BillingJobsDeps {
   /** How often the schedule looks for due work; 0 leaves it off. */
   scheduleSeconds: number;
   log: FastifyBaseLogger;
+  onRunFinished?: BillingDeps['onRunFinished'];
 }
 
 function cycleOf(date: Date): string {
@@ -151,7 +152,7 @@ export async function importUsage(
  * Organisations that could not be billed make the job throw, so the retry bills them.
  */
 export async function billMonth(
-  deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'jobQueue' | 'now'>,
+  deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'jobQueue' | 'now' | 'onRunFinished'>,
   cycle: string,
 ) {
   const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
@@ -505,6 +506,7 @@ export async function billingJobs(app: FastifyInstance) {
       now: () => new Date(),
       scheduleSeconds: app.config.billingScheduleSeconds,
       log: app.log,
+      onRunFinished: billingRunMetrics(app.metrics),
     }),
   );
 }

@@ -26,6 +26,7 @@ import type { SessionUser } from '../../auth/session.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
+import type { PortalMetrics } from '../../plugins/metrics.ts';
 import { planName } from '../applications/applications.service.ts';
 import { requireMembership } from '../members/members.service.ts';
 import { countries, subdivisionsOf } from '../utils/geography.ts';
@@ -113,6 +114,8 @@ export interface BillingDeps {
     /** The seller's address under the product name. */
     sellerAddressLines: string[];
   };
+  /** Told when a billing run ends: its result (none when the run itself failed) and how long it took. */
+  onRunFinished?: (run: BillingRunResult | undefined, durationSeconds: number) => void;
 }
 
 /** The invoice PDF a signed link opens, or why the link is refused. */
@@ -186,6 +189,19 @@ async function insertMonthlyInvoice(
   return row;
 }
 
+/** A billing run's end as the server's metrics count it. */
+export function billingRunMetrics(metrics: PortalMetrics): NonNullable<BillingDeps['onRunFinished']> {
+  return (run, durationSeconds) =>
+    metrics.billingRunFinished(
+      run && {
+        billed: run.billed.length,
+        failed: run.failed.length,
+        alreadyBilled: run.alreadyBilled.length,
+      },
+      durationSeconds,
+    );
+}
+
 /** The invoice a transaction carries is numbered after it. */
 export function invoiceNumber(transactionId: number): string {
   return `INV-${padTransactionId(transactionId)}`;
@@ -254,7 +270,7 @@ function toTransaction(row: TransactionRow, detail: Transaction['detail']): Tran
   };
 }
 
-export function billingService({ db, productName, invoices }: BillingDeps) {
+export function billingService({ db, productName, invoices, onRunFinished }: BillingDeps) {
   function requireInvoices() {
     if (!invoices) throw new Error('the billing service was built without what invoices need');
     return invoices;
@@ -476,6 +492,7 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
       const { year, month } = parseBillingCycle(cycle);
       const cycleEnd = new Date(Date.UTC(year, month, 1));
       if (now < cycleEnd) throw new RangeError(`the billing cycle ${cycle} has not ended yet`);
+      const startedAt = performance.now();
       const result: BillingRunResult = {
         cycle,
         billed: [],
@@ -504,13 +521,19 @@ export function billingService({ db, productName, invoices }: BillingDeps) {
           }
         });
       };
-      await bill(await listOrganizationsToBill(db, 'payg', organizationId), (organization) =>
-        billPayg(organization, cycle, cycleEnd, now),
-      );
-      await bill(await listOrganizationsToBill(db, 'flat_rate', organizationId), (organization) =>
-        billFlatRate(organization, cycle, cycleEnd),
-      );
-      return result;
+      let finished = false;
+      try {
+        await bill(await listOrganizationsToBill(db, 'payg', organizationId), (organization) =>
+          billPayg(organization, cycle, cycleEnd, now),
+        );
+        await bill(await listOrganizationsToBill(db, 'flat_rate', organizationId), (organization) =>
+          billFlatRate(organization, cycle, cycleEnd),
+        );
+        finished = true;
+        return result;
+      } finally {
+        onRunFinished?.(finished ? result : undefined, (performance.now() - startedAt) / 1000);
+      }
     },
 
     /** GET /api/v1/transactions: a page of 30, newest or oldest first, and the total. */

@@ -5,6 +5,7 @@ import { codeAttempts, type CodePurpose } from '../../auth/code-attempts.ts';
 import type { SessionVerifier } from '../../auth/session.ts';
 import { providerIdOfReturn } from '../../auth/sso.ts';
 import { AppError } from '../../errors.ts';
+import type { PortalMetrics } from '../../plugins/metrics.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
 
 interface EnabledEndpoint {
@@ -27,6 +28,7 @@ interface GuardContext {
   reply: FastifyReply;
   email: string | undefined;
   limits: RateLimits;
+  metrics: PortalMetrics;
   attempts: ReturnType<typeof codeAttempts>;
   sessions: SessionVerifier;
 }
@@ -90,8 +92,9 @@ export const ENABLED_AUTH_ENDPOINTS: Record<string, EnabledEndpoint> = {
       await limits.perIp(request, reply, 'sign-in');
       if (email) await limits.beforeSignIn(request, reply, email);
     },
-    after: async ({ request, email, limits }, status) => {
+    after: async ({ request, email, limits, metrics }, status) => {
       if (email && status === 401) await limits.signInFailed(request, email);
+      if (status === 401) metrics.signInFailed();
     },
   },
   '/sign-out': { method: 'POST', use: 'sign-out (/logout)' },
@@ -323,6 +326,7 @@ export async function identityRoutes(app: FastifyInstance) {
         reply,
         email: emailOf(request.body),
         limits,
+        metrics: app.metrics,
         attempts,
         sessions: app.sessions,
       };

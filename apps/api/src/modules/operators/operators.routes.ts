@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isSameSecret } from '../../auth/secret.ts';
 import { AppError } from '../../errors.ts';
+import { billingRunMetrics } from '../billing/billing.service.ts';
 import { operatorToken } from './operator-token.ts';
 import { operatorsService } from './operators.service.ts';
 
@@ -36,6 +37,7 @@ export async function operatorsRoutes(app: FastifyInstance) {
     productName: app.config.productName,
     regions: app.regions,
     jobQueue: app.jobQueue,
+    onBillingRunFinished: billingRunMetrics(app.metrics),
   });
   const token = operatorToken(app.config);
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -30,7 +30,7 @@ import {
   sendOwedInactiveNotices,
 } from '../billing/billing.jobs.ts';
 import { markAccountActive, suspendAccount } from '../billing/billing.repository.ts';
-import { billingService } from '../billing/billing.service.ts';
+import { billingService, type BillingDeps } from '../billing/billing.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import { queueTwoFactorResetMail } from './operators.jobs.ts';
 import {
@@ -48,6 +48,7 @@ export interface OperatorsDeps {
   productName: string;
   regions: RegionClient;
   jobQueue: JobQueue;
+  onBillingRunFinished?: BillingDeps['onRunFinished'];
   now?: () => Date;
 }
 
@@ -81,6 +82,7 @@ export function operatorsService({
   productName,
   regions,
   jobQueue,
+  onBillingRunFinished,
   now = () => new Date(),
 }: OperatorsDeps) {
   /** An organisation named by its id or by the address of one of its members; 404 when there is none. */
@@ -247,11 +249,8 @@ export function operatorsService({
           message: `month: ${month} has not ended yet; a month is billed once it is over.`,
         });
       }
-      const run = await billingService({ db, productName }).runMonthlyBilling({
-        cycle: month,
-        organizationId,
-        now: at,
-      });
+      const billing = billingService({ db, productName, onRunFinished: onBillingRunFinished });
+      const run = await billing.runMonthlyBilling({ cycle: month, organizationId, now: at });
       await sendOwedInactiveNotices({ db, jobQueue });
       return {
         month: run.cycle,

@@ -71,6 +71,7 @@ export function paymentsServiceOf(app: FastifyInstance) {
     gateway: app.paymentGateway,
     jobQueue: app.jobQueue,
     cardAttemptLimits: app.config.cardAttemptLimits,
+    metrics: app.metrics,
   });
 }
 
@@ -243,6 +244,7 @@ export async function paymentsJobs(app: FastifyInstance) {
       gateway: app.paymentGateway,
       jobQueue: app.jobQueue,
       cardAttemptLimits: app.config.cardAttemptLimits,
+      metrics: app.metrics,
       mailer: app.mailer,
       portalName: portalName(app.config),
       publicUrl: app.config.publicUrl,

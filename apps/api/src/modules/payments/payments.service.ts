@@ -27,6 +27,7 @@ import {
 } from '../../payments/payment-gateway.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
+import type { PortalMetrics } from '../../plugins/metrics.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
 import { centsToUsd, settleFromBalance } from '../billing/billing-rules.ts';
 import {
@@ -89,6 +90,8 @@ export interface PaymentsDeps {
   cardAttemptLimits: CardAttemptLimits;
   /** Called once a charge has succeeded and its ledger rows are written (the receipt mail). */
   onPaymentSucceeded?: (attempt: PaymentAttemptRow) => Promise<void>;
+  /** Counts each attempt's outcome. */
+  metrics?: Pick<PortalMetrics, 'paymentAttemptSettled' | 'paymentAttemptUnconfirmed'>;
   now?: () => Date;
 }
 
@@ -193,6 +196,7 @@ export function paymentsService({
   jobQueue,
   cardAttemptLimits,
   onPaymentSucceeded,
+  metrics,
   now = () => new Date(),
 }: PaymentsDeps) {
   async function callerMembership(user: SessionUser) {
@@ -347,6 +351,8 @@ export function paymentsService({
       const accountReactivated = await markActiveWhenNothingDue(tx, pending.organizationId);
       return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated };
     });
+    const { status, purpose } = settlement.attempt;
+    if (settlement.settledNow && status !== 'pending') metrics?.paymentAttemptSettled(purpose, status);
     // The daily sweep of forgotten reactivations covers a crash before this job is sent.
     if (settlement.accountReactivated) await reactivateApplicationsSoon(jobQueue, attempt.organizationId);
     if (settlement.settledNow && settlement.attempt.status === 'succeeded') {
@@ -364,7 +370,10 @@ export function paymentsService({
     try {
       outcome = await gateway.charge(chargeRequestOf(attempt));
     } catch (error) {
-      if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_NOT_CONFIRMED');
+      if (error instanceof GatewayUnavailableError) {
+        metrics?.paymentAttemptUnconfirmed(attempt.purpose);
+        throw new AppError('PAYMENT_NOT_CONFIRMED');
+      }
       throw error;
     }
     const { attempt: settled, accountReactivated } = await settle(attempt, outcome);

@@ -19,14 +19,16 @@ export function regionPath(app: Pick<Application, 'region'>): string {
 /**
  * The sample SDK client (`npm run sdk -- ping`) opens a session as `user` with an app's API key,
  * which makes the user active in the app's network this month; answers what the client printed.
+ * `env` names a region at its own address (REGION_EU_URL…), as the wizard's command does.
  */
 export async function sdkPing(
   baseURL: string,
   region: string,
   apiKey: string,
   user: string,
+  env: Record<string, string> = {},
 ): Promise<string> {
-  const { stdout } = await runSdkPing(baseURL, region, apiKey, user);
+  const { stdout } = await runSdkPing(baseURL, region, apiKey, user, env);
   expect(stdout).toContain(`as ${user}: session`);
   return stdout;
 }
@@ -46,7 +48,13 @@ export async function sdkPingRefused(
   );
 }
 
-function runSdkPing(baseURL: string, region: string, apiKey: string, user: string) {
+function runSdkPing(
+  baseURL: string,
+  region: string,
+  apiKey: string,
+  user: string,
+  env: Record<string, string> = {},
+) {
   return run(
     'npm',
     [
@@ -63,7 +71,7 @@ function runSdkPing(baseURL: string, region: string, apiKey: string, user: strin
       '--base-url',
       baseURL,
     ],
-    { cwd: REPO_ROOT, timeout: 60_000 },
+    { cwd: REPO_ROOT, timeout: 60_000, env: { ...process.env, ...env } },
   );
 }
 

@@ -101,6 +101,8 @@ it("signs the console tab in by posting the regional session to the console's ad
   expect(form?.method).toBe('post');
   expect(form?.action).toBe(`${EU_BASE}/console/net-1`);
   expect(Object.fromEntries(new FormData(form))).toEqual({ session: 'regional-1' });
+  // Posted with the portal's origin named, which the region checks.
+  expect(tab.head.querySelector('meta[name="referrer"]')?.getAttribute('content')).toBe('origin');
 });
 
 it('closes the tab when the regional session cannot be opened', async () => {

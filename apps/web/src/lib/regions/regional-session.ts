@@ -45,6 +45,13 @@ export async function openConsole(application: Application & { consoleUrl: strin
 
 /** Navigates the document's window to the console by posting the regional session to it. */
 function postConsoleSignIn(target: Document, consoleUrl: string, sessionToken: string) {
+  // The region accepts the post from the portal's origin only. Under the portal's no-referrer
+  // policy, which the tab inherits, the browser would name no origin (Origin: null); this
+  // document names the origin alone, never a path.
+  const referrer = target.createElement('meta');
+  referrer.name = 'referrer';
+  referrer.content = 'origin';
+  target.head.append(referrer);
   const form = target.createElement('form');
   form.method = 'POST';
   form.action = consoleUrl;

@@ -5,8 +5,10 @@
  * its own, as from many visitors behind the proxy.
  */
 import autocannon, { type Context, type Request, type Result } from 'autocannon';
+import type { Database } from '../src/db/client.ts';
+import { newApplicationWithUsage, newDailyTransactions } from '../test/billing-fixtures.ts';
 import { STRONG_PASSWORD } from '../test/fixtures.ts';
-import { nextClientAddress } from './portal-deployment.ts';
+import { nextClientAddress, organizationOwner, type PortalDeployment } from './portal-deployment.ts';
 
 /** What the signed-in pages read, in turn. */
 export const MIXED_READS = [
@@ -120,4 +122,31 @@ export function startMixedLoad({
     instance.on('reqError', (error) => failures.push({ at: Date.now(), error: error.message }));
   });
   return { result, stop: () => instance?.stop() };
+}
+
+/** What each load user's organisation holds, so that every read has rows to answer. */
+const APPLICATIONS_PER_USER = 5;
+const TRANSACTIONS_PER_USER = 20;
+
+/**
+ * `count` users for the load, each the owner of an organisation (signed up through the portal) with
+ * a few applications and a page of ledger (written straight into `database`); answers their emails.
+ */
+export async function seedLoadUsers(deployment: PortalDeployment, database: Database, count: number) {
+  const emails: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const email = `owner${index}@load.example.com`;
+    const owner = await organizationOwner(deployment.url, deployment.url, email);
+    const { organizationId } = await owner.call<{ organizationId: string }>('GET', '/api/v1/accounts/me');
+    for (let app = 0; app < APPLICATIONS_PER_USER; app += 1) {
+      await newApplicationWithUsage(database.db, organizationId, {
+        plan: 'advance',
+        billingCycle: '2025-05',
+        mau: 100,
+      });
+    }
+    await newDailyTransactions(database.db, organizationId, TRANSACTIONS_PER_USER);
+    emails.push(email);
+  }
+  return emails;
 }

@@ -9,14 +9,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
-import {
-  countServiceCharges,
-  newApplicationWithUsage,
-  newDailyTransactions,
-  organizationRow,
-} from '../test/billing-fixtures.ts';
+import { countServiceCharges, newApplicationWithUsage, organizationRow } from '../test/billing-fixtures.ts';
 import { STRONG_PASSWORD } from '../test/fixtures.ts';
-import { startMixedLoad, type Failure } from './mixed-load.ts';
+import { seedLoadUsers, startMixedLoad, type Failure } from './mixed-load.ts';
 import {
   SHARED_SECRETS,
   invitedMember,
@@ -92,21 +87,7 @@ describe.skipIf(!canStartThrowawayCluster())('two portal instances on one Postgr
     deployment = await startPortalDeployment({ instances: 2 });
     // The test's own connection, to seed what the load reads and check what the instances wrote.
     database = await openDatabase({ databaseUrl: deployment.databaseUrl, dataDir: 'memory://' });
-    loadUsers = [];
-    for (let index = 0; index < LOAD_USERS; index += 1) {
-      const email = `owner${index}@load.example.com`;
-      const owner = await organizationOwner(deployment.url, origin(), email);
-      const { organizationId } = await owner.call<{ organizationId: string }>('GET', '/api/v1/accounts/me');
-      for (let app = 0; app < 5; app += 1) {
-        await newApplicationWithUsage(database.db, organizationId, {
-          plan: 'advance',
-          billingCycle: '2025-05',
-          mau: 100,
-        });
-      }
-      await newDailyTransactions(database.db, organizationId, 20);
-      loadUsers.push(email);
-    }
+    loadUsers = await seedLoadUsers(deployment, database, LOAD_USERS);
   }, 180_000);
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { Request } from '@playwright/test';
 import { sdkPing } from '../../support/applications.ts';
 import { expect } from '../../support/fixtures.ts';
+import { screenshotsAtWidths } from '../../support/screenshots.ts';
 import { regionsElsewhereTest as test } from '../../support/regions-elsewhere.ts';
 
 test('with the regions at their own address, the wizard reads the API key there, the check turns green and the console opens', async ({
@@ -49,6 +50,7 @@ test('with the regions at their own address, the wizard reads the API key there,
       await expect(key).toBeVisible({ timeout: 30_000 });
       const keyCall = regionCalls.find((request) => request.url() === `${euBase}/admin/v1/network/apikey`);
       expect(await keyCall?.headerValue('authorization')).toMatch(/^Bearer \S+$/);
+      await screenshotsAtWidths(page, 'wizard-api-key-remote-regions');
       return (await key.textContent())?.trim() ?? '';
     });
 
@@ -62,6 +64,7 @@ test('with the regions at their own address, the wizard reads the API key there,
     await expect(notYet).toContainText(
       `REGION_EU_URL=${euBase} npm run sdk -- ping --region eu --api-key ${apiKey}`,
     );
+    await screenshotsAtWidths(page, 'wizard-troubleshooting-remote-regions');
 
     await sdkPing(baseURL!, 'eu', apiKey, 'alice', { REGION_EU_URL: euBase });
 

@@ -3,8 +3,9 @@
  * instances of the built server (apps/api/dist, `npm run build -w apps/api` first) on a throw-away
  * PostgreSQL cluster behind the round-robin proxy (the scale test's deployment, apps/api/scale/),
  * the mixed load of the scale test — sign-in, then the account, applications, members and billing
- * list three times — from 50 connections: throughput and p99, and the ratio of two to one. Each
- * deployment is fresh; a short unrecorded run warms it first. Exits 1 when a run had an error.
+ * list three times — from 50 connections: throughput and p99, and the ratio of two to one; and one
+ * instance without the proxy, for what the proxy costs. Each deployment is fresh; a short
+ * unrecorded run warms it first. Exits 1 when a run had an error.
  *
  * Everything (PostgreSQL, the instances, the proxy and autocannon) shares this machine's cores, so
  * the ratio says what a second process on the same machine gives, not a second machine.
@@ -21,13 +22,15 @@ const LOAD_USERS = 5;
 
 interface Measurement {
   instances: number;
+  /** Whether the load went through the proxy or straight to the one instance. */
+  throughProxy: boolean;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   failures: number;
 }
 
-async function measure(instances: number): Promise<Measurement> {
+async function measure(instances: number, throughProxy = true): Promise<Measurement> {
   console.error(`${instances} instance(s): starting PostgreSQL, the portal and the proxy`);
   const deployment = await startPortalDeployment({ instances });
   try {
@@ -42,10 +45,13 @@ async function measure(instances: number): Promise<Measurement> {
         durationSeconds,
       }).result;
     await run(WARM_UP_SECONDS);
-    console.error(`${instances} instance(s): mixed load, ${CONNECTIONS} connections, ${DURATION_SECONDS} s`);
+    console.error(
+      `${instances} instance(s): mixed load, ${CONNECTIONS} connections, ${DURATION_SECONDS} s${throughProxy ? '' : ', without the proxy'}`,
+    );
     const result = await run(DURATION_SECONDS);
     return {
       instances,
+      throughProxy,
       requestsPerSecond: result.requests.average,
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
@@ -56,6 +62,8 @@ async function measure(instances: number): Promise<Measurement> {
   }
 }
 
+// One instance without the proxy too: what the proxy (a Node process on the same cores) costs.
+const direct = await measure(1, false);
 const one = await measure(1);
 const two = await measure(2);
 
@@ -66,18 +74,19 @@ console.log(
       .map((load) => load.toFixed(1))
       .join(' ')}`,
 );
-console.log(`Mixed load, ${CONNECTIONS} connections, ${DURATION_SECONDS} s, through the proxy:`);
-console.log('instances  req/s  p50 ms  p99 ms  failures');
-for (const row of [one, two]) {
+console.log(`Mixed load, ${CONNECTIONS} connections, ${DURATION_SECONDS} s:`);
+console.log('instances  proxy  req/s  p50 ms  p99 ms  failures');
+for (const row of [direct, one, two]) {
   console.log(
-    `${String(row.instances).padStart(9)}  ${row.requestsPerSecond.toFixed(0).padStart(5)}  ` +
+    `${String(row.instances).padStart(9)}  ${(row.throughProxy ? 'yes' : 'no').padStart(5)}  ` +
+      `${row.requestsPerSecond.toFixed(0).padStart(5)}  ` +
       `${String(row.p50Ms).padStart(6)}  ${String(row.p99Ms).padStart(6)}  ${String(row.failures).padStart(8)}`,
   );
 }
 console.log(
   `two / one: throughput ×${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2)}, p99 ×${(two.p99Ms / one.p99Ms).toFixed(2)}`,
 );
-if (one.failures + two.failures > 0) {
+if (direct.failures + one.failures + two.failures > 0) {
   console.error('Some requests failed: the figures are not a measurement of the portal working.');
   process.exit(1);
 }

@@ -1,7 +1,7 @@
 import { eq, getTableColumns, isTable, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from './client.ts';
+import { isDatabaseUnavailable, openDatabase, type Database } from './client.ts';
 import { listPage, listTotalOf, newestFirstPage, wholeRowsPage, type WithListTotal } from './list-page.ts';
 import * as schema from './schema.ts';
 
@@ -121,5 +121,31 @@ describe('the embedded database (PGlite)', () => {
           .offset(10) as PromiseLike<WithListTotal<OrganizationRow>[]>,
     );
     expect(pastTheEnd).toEqual({ rows: [], total: 2 });
+  });
+});
+
+describe('telling a database that is away from a statement that failed', () => {
+  /** An error as Drizzle and better-auth's adapter wrap the driver's: the driver's in `cause`. */
+  const wrapped = (cause: object) => Object.assign(new Error('Failed query: select 1'), { cause });
+
+  it.each([
+    [
+      'a fast shutdown ending the connection (57P01)',
+      { code: '57P01', message: 'terminating connection due to administrator command' },
+    ],
+    ['a server starting up (57P03)', { code: '57P03', message: 'the database system is starting up' }],
+    ['a server not listening', { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }],
+    ['a connection lost under a query', new Error('Connection terminated unexpectedly')],
+  ])('counts %s as the database being unavailable, however deeply wrapped', (_, cause) => {
+    expect(isDatabaseUnavailable(cause)).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(wrapped(cause)))).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', { code: '23505', message: 'duplicate key value violates unique constraint' }],
+    ['a syntax error', { code: '42601', message: 'syntax error at or near "selec"' }],
+    ['a bug', new Error('Cannot read properties of undefined')],
+  ])('does not count %s', (_, cause) => {
+    expect(isDatabaseUnavailable(wrapped(cause))).toBe(false);
   });
 });

@@ -22,6 +22,8 @@ import { keptSessions } from './session-cache-support.ts';
  */
 const RECOVERY_BOUND_MS = 10_000;
 const TEST_QUEUE = 'database-restart-test';
+/** Jobs that end (done or failed) while the database is away, so pg-boss cannot record their end. */
+const ENDS_UNRECORDED_QUEUE = 'database-restart-ends-unrecorded';
 
 let cluster: ThrowawayCluster;
 let dataDir: string;
@@ -29,6 +31,11 @@ const t = {} as TestApp;
 const { me, lookupsDuring, untilKept, userIdOf } = keptSessions(t);
 /** The test queue's jobs this server ran, by their data's label. */
 const ranJobs = new Set<string>();
+/** Runs of the jobs that end while the database is away, by their data's outcome. */
+const endedRuns = new Map<string, number>();
+/** Lets the runs that end while the database is away end, once it is. */
+let letRunsEnd = () => {};
+let runsMayEnd = Promise.resolve();
 let owner: string;
 
 async function onCluster<T>(use: (admin: pg.Client) => Promise<T>): Promise<T> {
@@ -64,6 +71,21 @@ describe.skipIf(!canStartThrowawayCluster())('the portal through a PostgreSQL re
         await jobQueue.work<{ label: string }>(TEST_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
           ranJobs.add(job!.data.label);
         });
+        await jobQueue.boss.createQueue(ENDS_UNRECORDED_QUEUE);
+        for (let worker = 0; worker < 2; worker += 1) {
+          await jobQueue.work<{ outcome: string }>(
+            ENDS_UNRECORDED_QUEUE,
+            { pollingIntervalSeconds: 0.5 },
+            async ([job]) => {
+              const { outcome } = job!.data;
+              const run = (endedRuns.get(outcome) ?? 0) + 1;
+              endedRuns.set(outcome, run);
+              if (run > 1) return;
+              await runsMayEnd;
+              if (outcome === 'failed') throw new Error('failed while the database was away');
+            },
+          );
+        }
       },
       finishWithinMs: 1000,
     });
@@ -144,4 +166,22 @@ describe.skipIf(!canStartThrowawayCluster())('the portal through a PostgreSQL re
     await jobQueue.send(TEST_QUEUE, { label: 'after' }, {});
     await until('both jobs run', 30_000, async () => ranJobs.has('before') && ranJobs.has('after'));
   });
+
+  it('survives jobs ending while the database is away, and runs them again after their expiry', async () => {
+    const { jobQueue } = t.app;
+    runsMayEnd = new Promise((resolve) => (letRunsEnd = resolve));
+    const expiring = { expireInSeconds: 2, retryLimit: 3, retryDelay: 0 };
+    await jobQueue.send(ENDS_UNRECORDED_QUEUE, { outcome: 'completed' }, expiring);
+    await jobQueue.send(ENDS_UNRECORDED_QUEUE, { outcome: 'failed' }, expiring);
+    await until('both jobs running', 10_000, async () => endedRuns.size === 2);
+    await cluster.stop();
+    // Both end now: pg-boss writes their end without waiting for it, and the write fails.
+    letRunsEnd();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await cluster.start();
+    // Their runs were not recorded, so they count as cut off: maintenance retries them.
+    await until('both jobs run again', 60_000, async () =>
+      ['completed', 'failed'].every((outcome) => (endedRuns.get(outcome) ?? 0) > 1),
+    );
+  }, 90_000);
 });

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { setImmediate, setTimeout } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client.ts';
+import { isDatabaseUnavailable, type Database } from '../db/client.ts';
 import { withStartupLock } from '../db/startup-lock.ts';
 
 declare module 'fastify' {
@@ -50,6 +50,15 @@ export interface JobQueue {
 const DROPPED_WRITE = {} as { rows: unknown[] };
 
 /**
+ * The statements with which pg-boss 10 records a job's end, which it sends without awaiting them
+ * (Manager.work's complete and fail by id).
+ */
+const RECORDS_JOB_END = [
+  /UPDATE \S+\.job\s+SET completed_on = now\(\),\s+state = 'completed'/,
+  /WHERE name = \$1 AND id IN \(SELECT UNNEST\(\$2::uuid\[\]\)\) AND state < 'completed'/,
+];
+
+/**
  * pg-boss runs on the portal's own database. On PGlite it goes through the `db` executor:
  * statements with parameters go to `query`, parameterless scripts (pg-boss's migrations and
  * locking blocks hold several statements) must go to `exec`, which answers one result per
@@ -83,10 +92,20 @@ export const jobQueuePlugin = fp(
     const boss = new PgBoss({
       // pg-boss records a job's end without awaiting it: a handler ending after the queue closed
       // would make that write an unhandled rejection on a closed database. Once closed, its writes
-      // are dropped; a job left unrecorded so is retried after its expiry, as after a crash.
+      // are dropped; a job left unrecorded so is retried after its expiry, as after a crash. For the
+      // same reason a job's end that the database cannot take (it is restarting) is dropped too,
+      // instead of ending the process.
       db: {
-        executeSql: (text: string, values: unknown[] = []) =>
-          closed ? Promise.resolve(DROPPED_WRITE) : executor.executeSql(text, values),
+        executeSql: (text: string, values: unknown[] = []) => {
+          if (closed) return Promise.resolve(DROPPED_WRITE);
+          const written = executor.executeSql(text, values);
+          if (!RECORDS_JOB_END.some((statement) => statement.test(text))) return written;
+          return written.catch((error: unknown) => {
+            if (!isDatabaseUnavailable(error)) throw error;
+            app.log.warn({ err: error }, "a job's end was not recorded: the job runs again after its expiry");
+            return DROPPED_WRITE;
+          });
+        },
       },
       // The portal schedules nothing by cron yet; maintenance (archiving, expiry) stays on.
       schedule: false,

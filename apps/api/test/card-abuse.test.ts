@@ -155,7 +155,7 @@ describe('brands the portal does not take are never charged', () => {
 });
 
 describe('tokens the gateway does not know', () => {
-  it.each(['tok_never_issued', '..', '.', 'a/b', '%2e%2e'])(
+  it.each(['tok_never_issued', '..', '.', 'a/b', '%2e%2e', 'tail\udfff', 'tok_caf\u00e9'])(
     'refuses %s with CARD_TOKEN_INVALID, not counted',
     async (token) => {
       const owner = await payer('unknown-token');

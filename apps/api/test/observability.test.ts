@@ -305,7 +305,8 @@ describe('the metrics', () => {
     expect(valueOf(response, 'portal_http_request_duration_seconds_count', labels)).toBe(1);
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(text).not.toContain('an-application-id-in-the-url');
-    await t.app.inject({ method: 'GET', url: '/no/such/page' });
+    // An API path no route matches: a page path would be the SPA's when the web build is present.
+    await t.app.inject({ method: 'GET', url: '/api/v1/no/such/route' });
     expect(
       valueOf(await scrape(t.app), 'portal_http_requests_total', { route: 'unmatched', status_code: '404' }),
     ).toBe(1);

@@ -83,6 +83,9 @@ const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
   attempt_expired: 'CARD_DECLINED',
 };
 
+/** The characters of a gateway's token id (the sandbox's tok_…, Stripe's pm_…). */
+const GATEWAY_TOKEN_ID = /^[\x21-\x7e]+$/;
+
 export interface PaymentsDeps {
   db: Db;
   gateway: PaymentGateway;
@@ -222,6 +225,10 @@ export function paymentsService({
   async function tokenBrand(token: string): Promise<CardType> {
     let card: GatewayCard;
     try {
+      // Gateways' token ids are printable ASCII; anything else (a lone surrogate cannot even be put
+      // in the gateway's URL) names no card.
+      if (!GATEWAY_TOKEN_ID.test(token))
+        throw new CardRefusedError('invalid_token', 'This card token is unknown.');
       card = await gateway.tokenCard(token);
     } catch (error) {
       throw gatewayError(error);

@@ -2,6 +2,7 @@ import { createClient } from '@redis/client';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { rateLimitCounter as counters } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
 
 /** A key's open window: the hits counted in it so far and the time until it ends. */
 export interface CounterWindow {
@@ -118,17 +119,23 @@ export async function redisRateLimitStore(options: {
     const [hits, ttl] = reply as [number, number];
     return { hits, endsInMs: ttl };
   };
+  // While Redis is away a limited request cannot be counted: it is refused as the service being
+  // unavailable (503), as while the database is away, never let through uncounted nor answered 500.
+  const counted = async (script: string, key: string, args: string[] = []) => {
+    try {
+      return await client.eval(script, { keys: [`${keyPrefix}${key}`], arguments: args });
+    } catch (error) {
+      options.onError(error);
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+  };
   return {
     async hit(key, windowMs) {
-      const reply = await client.eval(HIT_SCRIPT, {
-        keys: [`${keyPrefix}${key}`],
-        arguments: [String(Math.ceil(windowMs))],
-      });
-      return window(reply);
+      return window(await counted(HIT_SCRIPT, key, [String(Math.ceil(windowMs))]));
     },
 
     async peek(key) {
-      const reply = await client.eval(PEEK_SCRIPT, { keys: [`${keyPrefix}${key}`] });
+      const reply = await counted(PEEK_SCRIPT, key);
       return reply === null ? undefined : window(reply);
     },
 

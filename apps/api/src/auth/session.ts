@@ -81,6 +81,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
+/** The lookup function (migration 0014), which reads the tables `SESSION_LOOKUP_TABLES` names. */
 const SESSION_LOOKUP: NamedStatement = {
   name: 'portal_session_lookup',
   text: 'select portal_session_lookup($1, $2) as found',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionChangeBy } from './session-changes.ts';
+import { SESSION_LOOKUP_TABLES, sessionChangeBy } from './session-changes.ts';
 
 describe("which of this server's statements report a change to the session lookup's answers", () => {
   it('reports writes to the tables the lookup reads, quoted or bare, and not reads of them', () => {
@@ -12,6 +12,12 @@ describe("which of this server's statements report a change to the session looku
       'with gone as (delete from "session" returning 1) select count(*) from gone',
     ]) {
       expect(sessionChangeBy(text, false), text).toEqual({ reports: true, wrote: true });
+    }
+    for (const table of SESSION_LOOKUP_TABLES) {
+      expect(sessionChangeBy(`update "${table}" set "id" = "id"`, false), table).toEqual({
+        reports: true,
+        wrote: true,
+      });
     }
     expect(sessionChangeBy('select * from "session" where "token" = $1', false)).toEqual({
       reports: false,

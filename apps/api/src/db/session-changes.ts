@@ -1,7 +1,15 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-/** The channel migration 0015's triggers notify on every write to what the session lookup reads. */
+/**
+ * The tables the session lookup (`portal_session_lookup`, migration 0014) reads: a write to any of
+ * them may change its answers. Each has a change-notice trigger (migration 0014);
+ * `test/session-lookup-tables.test.ts` reads the function and the triggers from the database and
+ * fails when either no longer matches this list.
+ */
+export const SESSION_LOOKUP_TABLES = ['session', 'user', 'member', 'organization', 'account'] as const;
+
+/** The channel migration 0014's triggers notify on every write to what the session lookup reads. */
 export const SESSION_CHANGES_CHANNEL = 'portal_session_changes';
 
 /** How long a lost listening connection waits before it connects again. */
@@ -48,7 +56,7 @@ const READ_STATEMENT = /^\s*select\b/i;
  * Those tables' foreign keys point only at one another, so no cascade from another table reaches
  * them.
  */
-const NAMES_SESSION_TABLE = /(?:^|\W)"?(?:session|user|member|organization|account)"?(?!\w)/i;
+const NAMES_SESSION_TABLE = new RegExp(`(?:^|\\W)"?(?:${SESSION_LOOKUP_TABLES.join('|')})"?(?!\\w)`, 'i');
 /** The start of a transaction. */
 const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
 /** The end of a transaction (not a rollback to a savepoint, after which the transaction goes on). */

@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Fieldset, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { Badge, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
 import { useImperativeHandle, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { errorText } from '../../../lib/api-error';
 import { fieldError } from '../../../lib/form-errors';
-import { translate, useTranslation } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { tokenizeSandboxCard } from '../api/tokenize-sandbox-card';
 import {
   cardBrandHint,
@@ -19,6 +18,7 @@ import {
   type CardFormValues,
 } from '../card-form';
 import type { CardFormProps } from './card-entry';
+import { CardFieldset } from './card-fieldset';
 
 /**
  * The sandbox gateway's card form (§5 card form): the card goes from here to the sandbox's tokeniser
@@ -70,83 +70,60 @@ export function SandboxCardForm({ configuration, disabled, ref }: CardFormProps)
 
   const years = expiryYears(new Date());
   return (
-    <Fieldset
-      legend={t('payment.card.legend')}
-      variant="unstyled"
+    <CardFieldset
       disabled={disabled}
-      styles={{ legend: { fontWeight: 600, marginBottom: 'var(--mantine-spacing-xs)' } }}
+      testCards
+      refusal={refusal}
+      firstName={{ ...register('firstName'), error: fieldError(errors.firstName) }}
+      lastName={{ ...register('lastName'), error: fieldError(errors.lastName) }}
     >
-      <Stack gap="sm">
-        <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />} p="xs" role="note">
-          {t('payment.card.sandbox')}
-        </Alert>
-        {refusal && (
-          <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-            {translate(refusal)}
-          </Alert>
-        )}
-        <Controller
-          control={control}
-          name="number"
-          render={({ field }) => {
-            const brand = cardBrandHint(field.value);
-            return (
-              <TextInput
-                label={t('payment.card.number')}
-                placeholder="1234 1234 1234 1234"
-                inputMode="numeric"
-                autoComplete="cc-number"
-                value={field.value}
-                onChange={(event) => field.onChange(formatCardNumber(event.currentTarget.value))}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                rightSection={brand && <Badge variant="light">{brand}</Badge>}
-                rightSectionWidth={brand ? 110 : undefined}
-                rightSectionPointerEvents="none"
-                error={fieldError(errors.number)}
-              />
-            );
-          }}
+      <Controller
+        control={control}
+        name="number"
+        render={({ field }) => {
+          const brand = cardBrandHint(field.value);
+          return (
+            <TextInput
+              label={t('payment.card.number')}
+              placeholder="1234 1234 1234 1234"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              value={field.value}
+              onChange={(event) => field.onChange(formatCardNumber(event.currentTarget.value))}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              rightSection={brand && <Badge variant="light">{brand}</Badge>}
+              rightSectionWidth={brand ? 110 : undefined}
+              rightSectionPointerEvents="none"
+              error={fieldError(errors.number)}
+            />
+          );
+        }}
+      />
+      <SimpleGrid cols={3} spacing="sm">
+        <NativeSelect
+          label={t('payment.card.expMonth')}
+          autoComplete="cc-exp-month"
+          data={[{ value: '', label: t('payment.card.monthPlaceholder') }, ...EXPIRY_MONTHS]}
+          {...register('expMonth')}
+          error={fieldError(errors.expMonth)}
         />
-        <SimpleGrid cols={3} spacing="sm">
-          <NativeSelect
-            label={t('payment.card.expMonth')}
-            autoComplete="cc-exp-month"
-            data={[{ value: '', label: t('payment.card.monthPlaceholder') }, ...EXPIRY_MONTHS]}
-            {...register('expMonth')}
-            error={fieldError(errors.expMonth)}
-          />
-          <NativeSelect
-            label={t('payment.card.expYear')}
-            autoComplete="cc-exp-year"
-            data={[{ value: '', label: t('payment.card.yearPlaceholder') }, ...years]}
-            {...register('expYear')}
-            error={fieldError(errors.expYear)}
-          />
-          <TextInput
-            label={t('payment.card.cvc')}
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            maxLength={4}
-            {...register('cvc')}
-            error={fieldError(errors.cvc)}
-          />
-        </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <TextInput
-            label={t('payment.card.firstName')}
-            autoComplete="cc-given-name"
-            {...register('firstName')}
-            error={fieldError(errors.firstName)}
-          />
-          <TextInput
-            label={t('payment.card.lastName')}
-            autoComplete="cc-family-name"
-            {...register('lastName')}
-            error={fieldError(errors.lastName)}
-          />
-        </SimpleGrid>
-      </Stack>
-    </Fieldset>
+        <NativeSelect
+          label={t('payment.card.expYear')}
+          autoComplete="cc-exp-year"
+          data={[{ value: '', label: t('payment.card.yearPlaceholder') }, ...years]}
+          {...register('expYear')}
+          error={fieldError(errors.expYear)}
+        />
+        <TextInput
+          label={t('payment.card.cvc')}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          maxLength={4}
+          {...register('cvc')}
+          error={fieldError(errors.cvc)}
+        />
+      </SimpleGrid>
+    </CardFieldset>
   );
 }

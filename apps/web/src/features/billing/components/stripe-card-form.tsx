@@ -1,9 +1,9 @@
-import { Alert, Fieldset, Input, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Input } from '@mantine/core';
 import { CARD_NAME_MAX_LENGTH } from '@portal/contracts';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
-import { translate, useTranslation } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import type { CardFormProps } from './card-entry';
+import { CardFieldset } from './card-fieldset';
 
 /**
  * Stripe.js, always from Stripe's CDN: Stripe does not allow it to be bundled or hosted elsewhere.
@@ -150,51 +150,32 @@ export function StripeCardForm({ configuration, disabled, ref }: CardFormProps) 
   );
 
   return (
-    <Fieldset
-      legend={t('payment.card.legend')}
-      variant="unstyled"
+    <CardFieldset
       disabled={disabled}
-      styles={{ legend: { fontWeight: 600, marginBottom: 'var(--mantine-spacing-xs)' } }}
+      testCards={configuration.siteSubdomain === 'test'}
+      refusal={refusal ?? (loadFailed ? 'payment.gateway.loadError' : null)}
+      firstName={{
+        maxLength: CARD_NAME_MAX_LENGTH,
+        value: firstName,
+        onChange: (event) => setFirstName(event.currentTarget.value),
+      }}
+      lastName={{
+        maxLength: CARD_NAME_MAX_LENGTH,
+        value: lastName,
+        onChange: (event) => setLastName(event.currentTarget.value),
+      }}
     >
-      <Stack gap="sm">
-        {configuration.siteSubdomain === 'test' && (
-          <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />} p="xs" role="note">
-            {t('payment.card.sandbox')}
-          </Alert>
-        )}
-        {(refusal || loadFailed) && (
-          <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-            {translate(refusal ?? 'payment.gateway.loadError')}
-          </Alert>
-        )}
-        <Input.Wrapper label={t('payment.card.number')} id={fieldId} error={cardError}>
-          {/* Stripe mounts its card field (number, expiry, CVC) in its own frame here. */}
-          <Input
-            component="div"
-            id={fieldId}
-            error={Boolean(cardError)}
-            styles={{ input: { display: 'flex', alignItems: 'center' } }}
-          >
-            <div ref={container} data-testid="stripe-card-element" style={{ width: '100%' }} />
-          </Input>
-        </Input.Wrapper>
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <TextInput
-            label={t('payment.card.firstName')}
-            autoComplete="cc-given-name"
-            maxLength={CARD_NAME_MAX_LENGTH}
-            value={firstName}
-            onChange={(event) => setFirstName(event.currentTarget.value)}
-          />
-          <TextInput
-            label={t('payment.card.lastName')}
-            autoComplete="cc-family-name"
-            maxLength={CARD_NAME_MAX_LENGTH}
-            value={lastName}
-            onChange={(event) => setLastName(event.currentTarget.value)}
-          />
-        </SimpleGrid>
-      </Stack>
-    </Fieldset>
+      <Input.Wrapper label={t('payment.card.number')} id={fieldId} error={cardError}>
+        {/* Stripe mounts its card field (number, expiry, CVC) in its own frame here. */}
+        <Input
+          component="div"
+          id={fieldId}
+          error={Boolean(cardError)}
+          styles={{ input: { display: 'flex', alignItems: 'center' } }}
+        >
+          <div ref={container} data-testid="stripe-card-element" style={{ width: '100%' }} />
+        </Input>
+      </Input.Wrapper>
+    </CardFieldset>
   );
 }

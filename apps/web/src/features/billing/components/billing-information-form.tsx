@@ -18,7 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useUpdateAccount } from '../../../api/accounts/update-account';
 import { countriesQueryOptions } from '../../../api/countries/list-countries';
-import { CountrySelect } from '../../../components/country-select';
+import { BillingCountryField } from '../../../components/billing-country-field';
 import { useSignedInAccount } from '../../../lib/account';
 import { ApiError, errorText, isToastedNetworkFailure } from '../../../lib/api-error';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
@@ -139,26 +139,12 @@ export function BillingInformationForm() {
                 error={fieldError(errors.billingAddress2)}
               />
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <Controller
+                <BillingCountryField
                   control={control}
                   name="billingCountry"
-                  render={({ field }) => (
-                    <CountrySelect
-                      countries={countries.data}
-                      loadFailed={countries.isError}
-                      value={field.value}
-                      onChange={(code) => {
-                        if (code === field.value) return;
-                        field.onChange(code);
-                        setValue('billingState', '', { shouldDirty: true });
-                      }}
-                      onBlur={field.onBlur}
-                      ref={field.ref}
-                      error={fieldError(errors.billingCountry)}
-                      disabled={countryLocked}
-                      description={countryLocked ? t('managePayment.billing.countryLocked') : undefined}
-                    />
-                  )}
+                  countries={countries}
+                  onCountryChange={() => setValue('billingState', '', { shouldDirty: true })}
+                  lockedReason={countryLocked ? t('managePayment.billing.countryLocked') : undefined}
                 />
                 <Controller
                   control={control}

@@ -4,11 +4,11 @@ import { InitialSetupFormSchema, TRIAL_LENGTH_DAYS, type InitialSetupForm } from
 import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
-import { CountrySelect } from '../../../components/country-select';
+import { BillingCountryField } from '../../../components/billing-country-field';
 import { StatusAlert } from '../../../components/status-alert';
 import { useSignedInAccount } from '../../../lib/account';
 import { countriesQueryOptions } from '../../../api/countries/list-countries';
@@ -81,23 +81,7 @@ export function SetupOrganizationPage() {
           <TextInput label={t('setup.organization')} autoComplete="organization" {...register('organization')} error={fieldError(errors.organization)} />
           <TextInput label={t('setup.firstName')} autoComplete="given-name" {...register('firstName')} error={fieldError(errors.firstName)} />
           <TextInput label={t('setup.lastName')} autoComplete="family-name" {...register('lastName')} error={fieldError(errors.lastName)} />
-          {!flatRate && (
-            <Controller
-              control={control}
-              name="billingCountry"
-              render={({ field }) => (
-                <CountrySelect
-                  countries={countries.data}
-                  loadFailed={countries.isError}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={fieldError(errors.billingCountry)}
-                />
-              )}
-            />
-          )}
+          {!flatRate && <BillingCountryField control={control} name="billingCountry" countries={countries} />}
           <Button type="submit" loading={update.isPending}>
             {t('setup.submit')}
           </Button>

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { SsoConnectionRequest, SsoSettings, SsoSettingsRequest } from '@portal/contracts';
+import type { UpdateSsoConnectionRequest, SsoSettings, UpdateSsoSettingsRequest } from '@portal/contracts';
 import { DnsStandIn } from '../../apps/api/test/dns-server.ts';
 import { OidcStandIn, type OidcIdentity } from '../../apps/api/test/oidc-stand-in.ts';
 import { SamlIdp, type SamlIdentity } from '../../apps/api/test/saml-idp.ts';
@@ -79,7 +79,7 @@ export const ssoTest = base.extend<
 const suffix = () => `${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`;
 
 /** What the page sends to connect the OpenID stand-in. */
-export const oidcConnection = (oidc: OidcStandIn): SsoConnectionRequest => ({
+export const oidcConnection = (oidc: OidcStandIn): UpdateSsoConnectionRequest => ({
   protocol: 'oidc',
   issuer: oidc.issuer,
   ...OIDC_CLIENT,
@@ -166,7 +166,7 @@ export async function proveEmailDomainThroughApi(
 export async function ssoOrganizationThroughApi(
   request: APIRequestContext,
   origin: string,
-  connection: SsoConnectionRequest | null,
+  connection: UpdateSsoConnectionRequest | null,
   label: string,
   dns: DnsStandIn,
 ): Promise<SsoOrganization> {
@@ -188,7 +188,7 @@ export async function ssoOrganizationThroughApi(
   await ssoCall(request, origin, '/api/v1/sso/settings', {
     ...{ allowedEmails, defaultRoleId, enforced, domain, emailDomains: [emailDomain] },
     defaultApplicationScopes: defaultApplicationScopes?.map((application) => application.id) ?? null,
-  } satisfies SsoSettingsRequest);
+  } satisfies UpdateSsoSettingsRequest);
   const settings = await proveEmailDomainThroughApi(request, origin, dns, emailDomain);
   return { owner, organizationId, domain, emailDomain, settings };
 }

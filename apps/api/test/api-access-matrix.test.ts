@@ -79,6 +79,8 @@ const HOLDERS = {
   VIEW_PLAN_DETAIL: ['portal.super-admin', 'portal.admin'],
   VIEW_MEMBER: ['portal.super-admin', 'portal.admin', 'portal.moderator'],
   MANAGE_MEMBER: ['portal.super-admin', 'portal.admin'],
+  MANAGE_SECURITY: ['portal.super-admin'],
+  MANAGE_SSO: ['portal.super-admin'],
   NOBODY: [],
 } as const;
 
@@ -403,39 +405,39 @@ const ROWS: Record<string, Row> = {
     expected: permission(HOLDERS.VIEW_BILLING, OK, OK),
     prepare: call('GET', '/api/v1/accounts/billing-country'),
   },
-  // The organisation's requirement of a second factor: its super-admin's alone (turned off here, which
-  // needs no second factor of the caller's own).
+  // The organisation's requirement of a second factor (MANAGE_SECURITY; turned off here, which needs
+  // no second factor of the caller's own).
   'PUT /api/v1/accounts/security': {
-    expected: permission(['portal.super-admin'], OK, OK),
+    expected: permission(HOLDERS.MANAGE_SECURITY, OK, OK),
     prepare: call('PUT', '/api/v1/accounts/security', { requireTwoFactor: false }),
   },
-  // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
-  // Organisation single sign-on: its super-admin's alone, each organisation its own (the path names
-  // none). The connection is the local SAML identity provider's metadata, tested before it is saved.
-  'GET /api/v1/sso/': { expected: permission(['portal.super-admin'], OK, OK), prepare: call('GET', '/api/v1/sso') },
+  // Organisation single sign-on (MANAGE_SSO), each organisation its own (the path names none). The
+  // connection is the local SAML identity provider's metadata, tested before it is stored.
+  'GET /api/v1/sso/': { expected: permission(HOLDERS.MANAGE_SSO, OK, OK), prepare: call('GET', '/api/v1/sso') },
   'POST /api/v1/sso/connection/test': {
-    expected: permission(['portal.super-admin'], OK, OK),
+    expected: permission(HOLDERS.MANAGE_SSO, OK, OK),
     prepare: call('POST', '/api/v1/sso/connection/test', samlConnection),
   },
   'PUT /api/v1/sso/connection': {
-    expected: permission(['portal.super-admin'], OK, OK),
+    expected: permission(HOLDERS.MANAGE_SSO, OK, OK),
     prepare: call('PUT', '/api/v1/sso/connection', samlConnection),
   },
   // The owner's settings, with an application of theirs; another organisation's super-admin sending
   // the same is refused, as the SSO domain is the owner's (sso-access.test.ts has the other cases).
   'PUT /api/v1/sso/settings': {
-    expected: permission(['portal.super-admin'], OK, { status: 409, code: 'SSO_DOMAIN_TAKEN' }),
+    expected: permission(HOLDERS.MANAGE_SSO, OK, { status: 409, code: 'SSO_DOMAIN_TAKEN' }),
     prepare: call('PUT', '/api/v1/sso/settings', () => ssoSettings([target.applicationId])),
   },
   'DELETE /api/v1/sso/connection': {
-    expected: permission(['portal.super-admin'], OK, OK),
+    expected: permission(HOLDERS.MANAGE_SSO, OK, OK),
     prepare: call('DELETE', '/api/v1/sso/connection'),
   },
   // The owner's listed domain: another organisation does not list it, so it is not found there.
   'POST /api/v1/sso/email-domains/{domain}/verify': {
-    expected: permission(['portal.super-admin'], OK, { status: 404, code: 'SSO_EMAIL_DOMAIN_NOT_FOUND' }),
+    expected: permission(HOLDERS.MANAGE_SSO, OK, { status: 404, code: 'SSO_EMAIL_DOMAIN_NOT_FOUND' }),
     prepare: call('POST', '/api/v1/sso/email-domains/matrix.io/verify'),
   },
+  // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
   'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
   // Plan and licence usage: each organisation its own.

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS, permissionsForRoles, uiPermissions } from './permissions.ts';
+import { PERMISSIONS, ROLE_IDS, permissionsForRoles, uiPermissions } from './permissions.ts';
 
 describe('role permissions', () => {
-  it('gives the super-admin everything and the admin everything except billing', () => {
+  it('gives the super-admin everything and the admin everything except billing and the security pages', () => {
     expect(permissionsForRoles(['portal.super-admin'])).toEqual([...PERMISSIONS]);
-    expect(permissionsForRoles(['portal.admin'])).toEqual(PERMISSIONS.filter((p) => p !== 'VIEW_BILLING'));
+    expect(permissionsForRoles(['portal.admin'])).toEqual(
+      PERMISSIONS.filter((p) => !['VIEW_BILLING', 'MANAGE_SECURITY', 'MANAGE_SSO'].includes(p)),
+    );
+  });
+
+  it('keeps the organisation security settings and single sign-on to the super-admin', () => {
+    for (const permission of ['MANAGE_SECURITY', 'MANAGE_SSO'] as const) {
+      const holders = ROLE_IDS.filter((role) => permissionsForRoles([role]).includes(permission));
+      expect(holders, permission).toEqual(['portal.super-admin']);
+    }
   });
 
   it('limits analysts to the dashboard and developers to applications', () => {

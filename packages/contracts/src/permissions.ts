@@ -1,4 +1,9 @@
-/** One permission vocabulary (§6, architecture role table) used by the server guards and the UI. */
+/**
+ * One permission vocabulary (§6, architecture role table) used by the server guards and the UI.
+ * Beyond the spec's list: MANAGE_SECURITY (the organisation's security settings: whether members
+ * must use a second factor) and MANAGE_SSO (its single sign-on: the identity provider, the domains,
+ * new members' defaults, enforcement), the super-admin's alone (decision 037).
+ */
 export const PERMISSIONS = [
   'VIEW_APPLICATION',
   'EDIT_APPLICATION',
@@ -10,6 +15,8 @@ export const PERMISSIONS = [
   'EDIT_MEMBER',
   'INVITE_MEMBER',
   'DELETE_MEMBER',
+  'MANAGE_SECURITY',
+  'MANAGE_SSO',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

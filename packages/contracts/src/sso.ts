@@ -7,7 +7,11 @@ import { SSO_DOMAIN_ALLOWED } from './rules.ts';
 
 const key = (k: MessageKey) => k;
 
-/** Organisation SSO (beyond the spec): the super-admin's Single sign-on page and its endpoints. */
+/**
+ * Organisation SSO (beyond the spec): the Single sign-on page (MANAGE_SSO) and its endpoints. One
+ * verb per operation across URL, schema, service, repository and web hook (decision 037): get the
+ * settings, test / update / delete the connection, update the settings, verify an email domain.
+ */
 
 export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
@@ -55,12 +59,16 @@ export const SamlConnectionSchema = z.object({
   certificate: z.string().trim().max(SSO_CERTIFICATE_MAX_LENGTH, key('validation.tooLong')).optional(),
 });
 
-/** PUT /api/v1/sso/connection and POST /api/v1/sso/connection/test. */
-export const SsoConnectionRequestSchema = z.discriminatedUnion('protocol', [
+/** PUT /api/v1/sso/connection: the identity provider to connect, tested again before it is stored. */
+export const UpdateSsoConnectionRequestSchema = z.discriminatedUnion('protocol', [
   OidcConnectionSchema,
   SamlConnectionSchema,
 ]);
-export type SsoConnectionRequest = z.infer<typeof SsoConnectionRequestSchema>;
+export type UpdateSsoConnectionRequest = z.infer<typeof UpdateSsoConnectionRequestSchema>;
+
+/** POST /api/v1/sso/connection/test: the same body as the update it precedes; nothing is stored. */
+export const TestSsoConnectionRequestSchema = UpdateSsoConnectionRequestSchema;
+export type TestSsoConnectionRequest = UpdateSsoConnectionRequest;
 
 /** What the page shows of a saved connection: never the client secret. */
 export const SsoConnectionSchema = z.discriminatedUnion('protocol', [
@@ -77,13 +85,13 @@ export const SsoConnectionSchema = z.discriminatedUnion('protocol', [
 export type SsoConnection = z.infer<typeof SsoConnectionSchema>;
 
 /** The answer of a connection test: what was found at the identity provider. */
-export const SsoConnectionTestResponseSchema = z.object({
+export const TestSsoConnectionResponseSchema = z.object({
   ok: z.literal(true),
   protocol: z.enum(SSO_PROTOCOLS),
   /** For OIDC the discovered endpoints; for SAML the entry point and entity id read from the input. */
   details: z.record(z.string(), z.string()),
 });
-export type SsoConnectionTestResponse = z.infer<typeof SsoConnectionTestResponseSchema>;
+export type TestSsoConnectionResponse = z.infer<typeof TestSsoConnectionResponseSchema>;
 
 /** An email domain the organisation owns: a host name of at least two labels. */
 const emailDomainField = z
@@ -115,7 +123,7 @@ export const ssoDomainField = z
 export const SSO_DEFAULT_ROLE_IDS = ROLE_IDS.filter((role) => role !== SUPER_ADMIN_ROLE);
 
 /** PUT /api/v1/sso/settings: everything on the page but the connection. */
-export const SsoSettingsRequestSchema = z.object({
+export const UpdateSsoSettingsRequestSchema = z.object({
   domain: ssoDomainField,
   emailDomains: z
     .array(emailDomainField, { error: key('validation.sso.emailDomain') })
@@ -131,7 +139,7 @@ export const SsoSettingsRequestSchema = z.object({
   /** Members must sign in through the identity provider (super-admins keep their password). */
   enforced: z.boolean(),
 });
-export type SsoSettingsRequest = z.infer<typeof SsoSettingsRequestSchema>;
+export type UpdateSsoSettingsRequest = z.infer<typeof UpdateSsoSettingsRequestSchema>;
 
 /**
  * An email domain listed under Single sign-on is pending until the organisation proves it owns it:
@@ -184,7 +192,7 @@ export const SsoEmailDomainSchema = z.object({
 export type SsoEmailDomain = z.infer<typeof SsoEmailDomainSchema>;
 
 /** POST /api/v1/sso/email-domains/:domain/verify: the domain as typed in the settings. */
-export const SsoEmailDomainParamsSchema = z.object({ domain: emailDomainField });
+export const VerifySsoEmailDomainParamsSchema = z.object({ domain: emailDomainField });
 
 /** GET /api/v1/sso (and the answer of every change): the page's whole state. */
 export const SsoSettingsSchema = z.object({

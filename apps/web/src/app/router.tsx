@@ -1,7 +1,7 @@
 import { lazy, useEffect, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
-import { SUPER_ADMIN_ACCESS, type RouteAccess } from '../lib/guard';
+import type { RouteAccess } from '../lib/guard';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
 import { RouteHandleContext, type RouteHandle } from './route-handle';
@@ -145,10 +145,10 @@ export const routes: RouteObject[] = [
             'page.subscription',
             () => import('./routes/subscription'),
           ),
-          // Beyond the spec: the organisation's single sign-on, for the super-admin alone.
+          // Beyond the spec: the organisation's single sign-on.
           page(
             'single-sign-on',
-            SUPER_ADMIN_ACCESS,
+            'MANAGE_SSO',
             'page.singleSignOn',
             () => import('./routes/single-sign-on'),
           ),

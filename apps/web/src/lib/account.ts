@@ -63,7 +63,6 @@ export function accountStateOf(data: Account | null): AccountState {
     status: 'signed-in',
     isAccountFilled: data.isAccountFilled,
     permissions: data.permissions,
-    roleIds: data.roles.map((role) => role.id),
     twoFactorEnrolmentRequired: data.twoFactorEnrolmentRequired,
   };
 }

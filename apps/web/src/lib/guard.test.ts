@@ -1,19 +1,17 @@
 import { PERMISSIONS, type Permission } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { decideGuard, SUPER_ADMIN_ACCESS, type AccountState, type GuardInput } from './guard';
+import { decideGuard, type AccountState, type GuardInput } from './guard';
 
 const signedIn = (
   overrides: Partial<{
     isAccountFilled: boolean;
     permissions: Permission[];
-    roleIds: string[];
     twoFactorEnrolmentRequired: boolean;
   }> = {},
 ): AccountState => ({
   status: 'signed-in',
   isAccountFilled: true,
   permissions: [...PERMISSIONS],
-  roleIds: ['portal.super-admin'],
   twoFactorEnrolmentRequired: false,
   ...overrides,
 });
@@ -122,17 +120,11 @@ describe('decideGuard', () => {
     });
   });
 
-  it('opens a super-admin page to the super-admin role alone, whatever the permissions', () => {
-    const page = { pathname: '/single-sign-on', access: SUPER_ADMIN_ACCESS } as const;
+  it('opens the single sign-on page by its permission, as every other page', () => {
+    const page = { pathname: '/single-sign-on', access: 'MANAGE_SSO' } as const;
     expect(decideGuard(input({ ...page, account: signedIn() }))).toEqual({ type: 'render' });
-    for (const roleId of ['portal.admin', 'portal.moderator', 'portal.analyst', 'portal.developer']) {
-      expect(
-        decideGuard(
-          input({ ...page, account: signedIn({ roleIds: [roleId], permissions: [...PERMISSIONS] }) }),
-        ),
-      ).toEqual({ type: 'redirect', to: '/forbidden' });
-    }
-    expect(decideGuard(input({ ...page, account: signedIn({ roleIds: [], permissions: [] }) }))).toEqual({
+    const withoutIt = signedIn({ permissions: PERMISSIONS.filter((p) => p !== 'MANAGE_SSO') });
+    expect(decideGuard(input({ ...page, account: withoutIt }))).toEqual({
       type: 'redirect',
       to: '/forbidden',
     });

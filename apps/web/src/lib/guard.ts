@@ -1,27 +1,16 @@
-import { SUPER_ADMIN_ROLE, uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
+import { uiPermissions, type ErrorCode, type Permission } from '@portal/contracts';
 import { carryingRedirect, loginPathFor, REDIRECT_PARAM, safeRedirectPath } from './redirects';
 
-/**
- * Beyond the spec: pages no permission opens, only the super-admin role (organisation single
- * sign-on). The server checks the same role.
- */
-export const SUPER_ADMIN_ACCESS = 'super-admin';
-
-/** What a signed-in user needs for a page or a menu item: a permission, or the super-admin role. */
-export type SignedInAccess = Permission | typeof SUPER_ADMIN_ACCESS;
-
 /** Who may open a route (§2 route table): anyone, signed-out pages, any signed-in user, or a permission. */
-export type RouteAccess = 'any' | 'public' | 'login' | SignedInAccess;
+export type RouteAccess = 'any' | 'public' | 'login' | Permission;
 
-/** What decides a signed-in user's access: the account's permissions and role ids. */
+/** What decides a signed-in user's access: the account's permissions. */
 export interface AccessHolder {
   permissions: readonly Permission[];
-  roleIds: readonly string[];
 }
 
-/** Whether the signed-in user may open a page or see its menu item. */
-export function mayAccess(access: SignedInAccess, holder: AccessHolder): boolean {
-  if (access === SUPER_ADMIN_ACCESS) return holder.roleIds.includes(SUPER_ADMIN_ROLE);
+/** Whether the signed-in user may open a page or see its menu item (the server checks the same permission). */
+export function mayAccess(access: Permission, holder: AccessHolder): boolean {
   return uiPermissions(holder.permissions).includes(access);
 }
 

@@ -89,6 +89,8 @@ function fieldError(field: string, message: MessageKey): AppError {
  */
 function readAccountUpdate({ member, organization }: Membership, body: unknown) {
   if (!organization.isFilled) {
+    // A role, not a permission: the setup is its creator's, who became the organisation's super-admin
+    // on the first account read (decision 001), and it names them; §2 opens its page to any sign-in.
     if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
     return { form: 'setup' as const, input: parseForm(InitialSetupRequestSchema, body) };
   }
@@ -194,13 +196,13 @@ export function accountsService({ db }: AccountsDeps) {
     },
 
     /**
-     * PUT /api/v1/accounts/security, the super-admin's: whether members who sign in with a password
-     * or Google must use a second factor. Requiring it takes effect on every session at its next
-     * request. A super-admin who would be asked to enrol at once must turn it on first.
+     * PUT /api/v1/accounts/security (MANAGE_SECURITY, the super-admin's): whether members who sign in
+     * with a password or Google must use a second factor. Requiring it takes effect on every session
+     * at its next request. A caller who would be asked to enrol at once must turn it on first.
      */
     async updateSecurity(user: SessionUser, input: OrganizationSecurityRequest): Promise<Account> {
       const { member, organization } = await requireMembership(db, user);
-      if (member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
+      assertPermission(member.roleId, 'MANAGE_SECURITY');
       if (input.requireTwoFactor && mustEnrolWhenRequired(user))
         throw new AppError('OWN_TWO_FACTOR_REQUIRED');
       const updated = await updateOrganization(db, organization.id, {

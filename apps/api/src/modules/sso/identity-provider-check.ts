@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import dns from 'node:dns/promises';
 import { isPublicRoutableHost } from '@better-auth/core/utils/host';
-import type { SsoConnectionRequest } from '@portal/contracts';
+import type { TestSsoConnectionRequest } from '@portal/contracts';
 import samlify from 'samlify';
 import { AppError } from '../../errors.ts';
 
@@ -13,8 +13,8 @@ const MAX_DOCUMENT_BYTES = 512 * 1024;
 const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const EMAIL_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
-type OidcInput = Extract<SsoConnectionRequest, { protocol: 'oidc' }>;
-type SamlInput = Extract<SsoConnectionRequest, { protocol: 'saml' }>;
+type OidcInput = Extract<TestSsoConnectionRequest, { protocol: 'oidc' }>;
+type SamlInput = Extract<TestSsoConnectionRequest, { protocol: 'saml' }>;
 
 /** The OIDC settings @better-auth/sso reads: endpoints stored, so it never rediscovers at sign-in. */
 export interface StoredOidcConfig {

@@ -22,7 +22,11 @@ export async function anyProviderExists(executor: Executor): Promise<boolean> {
   return Boolean(row);
 }
 
-export async function upsertProvider(executor: Executor, values: typeof schema.ssoProvider.$inferInsert) {
+/**
+ * PUT's create-or-replace of the organisation's one identity provider: the first update inserts its
+ * row, later ones replace its settings (the row keeps its id).
+ */
+export async function updateProvider(executor: Executor, values: typeof schema.ssoProvider.$inferInsert) {
   const { id: _id, ...changes } = values;
   await executor
     .insert(schema.ssoProvider)

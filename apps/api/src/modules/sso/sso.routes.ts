@@ -1,9 +1,10 @@
 import {
-  SsoConnectionRequestSchema,
-  SsoConnectionTestResponseSchema,
-  SsoEmailDomainParamsSchema,
-  SsoSettingsRequestSchema,
   SsoSettingsSchema,
+  TestSsoConnectionRequestSchema,
+  TestSsoConnectionResponseSchema,
+  UpdateSsoConnectionRequestSchema,
+  UpdateSsoSettingsRequestSchema,
+  VerifySsoEmailDomainParamsSchema,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,7 +13,7 @@ import { dnsDomainProofLookup } from './email-domain-proof.ts';
 import { ssoService } from './sso.service.ts';
 
 /**
- * /api/v1/sso: the organisation's single sign-on, set up by its super-admin (beyond the spec). A
+ * /api/v1/sso: the organisation's single sign-on, set up by a holder of MANAGE_SSO (beyond the spec). A
  * connection test reaches out to the identity provider and a domain's Verify to DNS, so both are
  * limited per client like sign-in.
  */
@@ -28,13 +29,13 @@ export async function ssoRoutes(app: FastifyInstance) {
   r.addHook('onRequest', app.authenticate);
 
   r.get('/', { schema: { response: { 200: SsoSettingsSchema } } }, async (request) =>
-    service.get(requireSessionUser(request)),
+    service.getSettings(requireSessionUser(request)),
   );
 
   r.post(
     '/connection/test',
     {
-      schema: { body: SsoConnectionRequestSchema, response: { 200: SsoConnectionTestResponseSchema } },
+      schema: { body: TestSsoConnectionRequestSchema, response: { 200: TestSsoConnectionResponseSchema } },
       onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-connection'),
     },
     async (request) => service.testConnection(requireSessionUser(request), request.body),
@@ -43,26 +44,26 @@ export async function ssoRoutes(app: FastifyInstance) {
   r.put(
     '/connection',
     {
-      schema: { body: SsoConnectionRequestSchema, response: { 200: SsoSettingsSchema } },
+      schema: { body: UpdateSsoConnectionRequestSchema, response: { 200: SsoSettingsSchema } },
       onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-connection'),
     },
-    async (request) => service.saveConnection(requireSessionUser(request), request.body),
+    async (request) => service.updateConnection(requireSessionUser(request), request.body),
   );
 
   r.delete('/connection', { schema: { response: { 200: SsoSettingsSchema } } }, async (request) =>
-    service.removeConnection(requireSessionUser(request)),
+    service.deleteConnection(requireSessionUser(request)),
   );
 
   r.put(
     '/settings',
-    { schema: { body: SsoSettingsRequestSchema, response: { 200: SsoSettingsSchema } } },
+    { schema: { body: UpdateSsoSettingsRequestSchema, response: { 200: SsoSettingsSchema } } },
     async (request) => service.updateSettings(requireSessionUser(request), request.body),
   );
 
   r.post(
     '/email-domains/:domain/verify',
     {
-      schema: { params: SsoEmailDomainParamsSchema, response: { 200: SsoSettingsSchema } },
+      schema: { params: VerifySsoEmailDomainParamsSchema, response: { 200: SsoSettingsSchema } },
       onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-email-domain-verify'),
     },
     async (request) => service.verifyEmailDomain(requireSessionUser(request), request.params.domain),

@@ -1,12 +1,12 @@
 import {
-  SUPER_ADMIN_ROLE,
   type RoleId,
   type SsoConnection,
-  type SsoConnectionRequest,
-  type SsoConnectionTestResponse,
   type SsoEmailDomain,
   type SsoSettings,
-  type SsoSettingsRequest,
+  type TestSsoConnectionRequest,
+  type TestSsoConnectionResponse,
+  type UpdateSsoConnectionRequest,
+  type UpdateSsoSettingsRequest,
 } from '@portal/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { isFreeMailDomain } from '../../auth/free-mail.ts';
@@ -15,6 +15,7 @@ import { serviceProviderUrls, ssoProviderIdOf } from '../../auth/sso.ts';
 import type { Config } from '../../config.ts';
 import { uniqueViolationOf, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { assertPermission } from '../../plugins/authenticate.ts';
 import { updateOrganization } from '../accounts/accounts.repository.ts';
 import { requireMembership } from '../members/members.service.ts';
 import {
@@ -44,7 +45,7 @@ import {
   replaceDefaultApplications,
   replaceEmailDomains,
   syncProviderDomain,
-  upsertProvider,
+  updateProvider,
   type EmailDomainRow,
   type SsoProviderRow,
 } from './sso.repository.ts';
@@ -76,7 +77,7 @@ function presentEmailDomain(row: EmailDomainRow): SsoEmailDomain {
   };
 }
 
-/** The organisation's Single sign-on page (beyond the spec): super-admins only. */
+/** The organisation's Single sign-on page (beyond the spec): MANAGE_SSO, the super-admin's (decision 037). */
 export function ssoService({
   db,
   config,
@@ -90,9 +91,9 @@ export function ssoService({
 }) {
   const trustedOrigins = config.ssoTrustedIdpOrigins;
 
-  async function requireSuperAdmin(user: SessionUser) {
+  async function organizationManagedBy(user: SessionUser): Promise<OrganizationRow> {
     const membership = await requireMembership(db, user);
-    if (membership.member.roleId !== SUPER_ADMIN_ROLE) throw new AppError('FORBIDDEN');
+    assertPermission(membership.member.roleId, 'MANAGE_SSO');
     return membership.organization;
   }
 
@@ -120,7 +121,7 @@ export function ssoService({
   }
 
   /** The identity provider checked as the page's Test connection does, and what the portal would store. */
-  async function check(organization: OrganizationRow, input: SsoConnectionRequest) {
+  async function check(organization: OrganizationRow, input: TestSsoConnectionRequest) {
     if (input.protocol === 'oidc') {
       const saved = await findProviderOfOrganization(db, organization.id);
       const savedOidc = saved?.oidcConfig ? (JSON.parse(saved.oidcConfig) as StoredOidcConfig) : undefined;
@@ -139,24 +140,24 @@ export function ssoService({
   }
 
   return {
-    async get(user: SessionUser): Promise<SsoSettings> {
-      return settingsOf(await requireSuperAdmin(user));
+    async getSettings(user: SessionUser): Promise<SsoSettings> {
+      return settingsOf(await organizationManagedBy(user));
     },
 
-    async testConnection(user: SessionUser, input: SsoConnectionRequest): Promise<SsoConnectionTestResponse> {
-      const checked = await check(await requireSuperAdmin(user), input);
+    async testConnection(user: SessionUser, input: TestSsoConnectionRequest): Promise<TestSsoConnectionResponse> {
+      const checked = await check(await organizationManagedBy(user), input);
       return { ok: true, protocol: input.protocol, details: checked.details };
     },
 
-    /** Tested again, then saved; another identity provider's accounts are forgotten (their ids could collide). */
-    async saveConnection(user: SessionUser, input: SsoConnectionRequest): Promise<SsoSettings> {
-      const organization = await requireSuperAdmin(user);
+    /** Tested again, then stored; another identity provider's accounts are forgotten (their ids could collide). */
+    async updateConnection(user: SessionUser, input: UpdateSsoConnectionRequest): Promise<SsoSettings> {
+      const organization = await organizationManagedBy(user);
       const checked = await check(organization, input);
       const providerId = ssoProviderIdOf(organization.id);
       await db.transaction(async (tx) => {
         const saved = await findProviderOfOrganization(tx, organization.id);
         if (saved && saved.issuer !== checked.issuer) await deleteProviderAccounts(tx, providerId);
-        await upsertProvider(tx, {
+        await updateProvider(tx, {
           id: saved?.id ?? crypto.randomUUID(),
           issuer: checked.issuer,
           oidcConfig: checked.oidcConfig ? JSON.stringify(checked.oidcConfig) : null,
@@ -175,8 +176,8 @@ export function ssoService({
     },
 
     /** Removing the identity provider also stops requiring it: nobody could sign in otherwise. */
-    async removeConnection(user: SessionUser): Promise<SsoSettings> {
-      const organization = await requireSuperAdmin(user);
+    async deleteConnection(user: SessionUser): Promise<SsoSettings> {
+      const organization = await organizationManagedBy(user);
       const updated = await db.transaction(async (tx) => {
         await deleteProvider(tx, organization.id);
         await deleteProviderAccounts(tx, ssoProviderIdOf(organization.id));
@@ -185,8 +186,8 @@ export function ssoService({
       return settingsOf(updated ?? organization);
     },
 
-    async updateSettings(user: SessionUser, input: SsoSettingsRequest): Promise<SsoSettings> {
-      const organization = await requireSuperAdmin(user);
+    async updateSettings(user: SessionUser, input: UpdateSsoSettingsRequest): Promise<SsoSettings> {
+      const organization = await organizationManagedBy(user);
       const emailDomains = [...new Set(input.emailDomains)];
       const allowedEmails = [...new Set(input.allowedEmails)];
       if (emailDomains.some(isFreeMailDomain)) throw new AppError('SSO_EMAIL_DOMAIN_FREE_MAIL', { field: 'emailDomains' });
@@ -231,7 +232,7 @@ export function ssoService({
      * (verified, or why it is still pending). Answers the whole page's state either way.
      */
     async verifyEmailDomain(user: SessionUser, domain: string): Promise<SsoSettings> {
-      const organization = await requireSuperAdmin(user);
+      const organization = await organizationManagedBy(user);
       const row = await findEmailDomain(db, organization.id, domain);
       if (!row) throw new AppError('SSO_EMAIL_DOMAIN_NOT_FOUND', { field: 'domain' });
       await checkEmailDomain({ db, lookup: domainProofLookup, log }, row, new Date());

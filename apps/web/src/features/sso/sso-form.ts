@@ -1,14 +1,14 @@
 import {
-  SsoConnectionRequestSchema,
   ssoDomainField,
-  SsoSettingsRequestSchema,
+  UpdateSsoConnectionRequestSchema,
+  UpdateSsoSettingsRequestSchema,
   type ErrorCode,
   type MessageKey,
   type SsoConnection,
-  type SsoConnectionRequest,
   type SsoProtocol,
   type SsoSettings,
-  type SsoSettingsRequest,
+  type UpdateSsoConnectionRequest,
+  type UpdateSsoSettingsRequest,
 } from '@portal/contracts';
 import { z } from 'zod';
 import {
@@ -58,8 +58,8 @@ export function connectionFormValuesOf(connection: SsoConnection | null): Connec
 /** An empty secret keeps the saved one, so it is left out rather than sent empty. */
 const unlessEmpty = (value: string) => value.trim() || undefined;
 
-/** What the form sends to test or save: only the chosen protocol's and source's fields. */
-export function connectionRequestOf(values: ConnectionFormValues): SsoConnectionRequest {
+/** What the form sends to test or update: only the chosen protocol's and source's fields. */
+export function connectionRequestOf(values: ConnectionFormValues): UpdateSsoConnectionRequest {
   if (values.protocol === 'oidc') {
     return {
       protocol: 'oidc',
@@ -107,7 +107,7 @@ export function connectionFormSchema(saved: SsoConnection | null) {
       certificate: z.string(),
     })
     .superRefine((values, ctx) => {
-      const checked = SsoConnectionRequestSchema.safeParse(connectionRequestOf(values));
+      const checked = UpdateSsoConnectionRequestSchema.safeParse(connectionRequestOf(values));
       checked.error?.issues.forEach(({ path, message }) => ctx.addIssue({ code: 'custom', path, message }));
       if (values.protocol === 'oidc') {
         if (!keepsSecret) required(values.clientSecret, 'clientSecret', 'validation.sso.clientSecret', ctx);
@@ -142,7 +142,7 @@ export function isCertificateExpired(connection: SsoConnection, now = Date.now()
 
 /* The sign-in settings form ------------------------------------------------------------------- */
 
-const { emailDomains: emailDomainsField, allowedEmails: allowedEmailsField } = SsoSettingsRequestSchema.shape;
+const { emailDomains: emailDomainsField, allowedEmails: allowedEmailsField } = UpdateSsoSettingsRequestSchema.shape;
 
 export const SettingsFormSchema = z
   .object({
@@ -167,7 +167,7 @@ export function settingsFormValuesOf(settings: SsoSettings): SettingsFormValues 
   };
 }
 
-export function settingsRequestOf(form: SettingsForm): SsoSettingsRequest {
+export function settingsRequestOf(form: SettingsForm): UpdateSsoSettingsRequest {
   const { domain, emailDomains, allowedEmails, roleId, access, applicationIds, enforced } = form;
   return {
     domain,
@@ -206,7 +206,7 @@ const SERVER_FIELD_NAMES = {
   defaultRoleId: 'roleId',
   defaultApplicationScopes: 'applicationIds',
   enforced: 'enforced',
-} as const satisfies Record<keyof SsoSettingsRequest, SettingsField>;
+} as const satisfies Record<keyof UpdateSsoSettingsRequest, SettingsField>;
 type ServerField = keyof typeof SERVER_FIELD_NAMES;
 
 /** Refusals about one field that may come without naming it. */

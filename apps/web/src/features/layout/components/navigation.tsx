@@ -1,4 +1,4 @@
-import { PORTAL_VERSION, uiPermissions, type PublicConfig } from '@portal/contracts';
+import { PORTAL_VERSION, uiPermissions, type Permission, type PublicConfig } from '@portal/contracts';
 import {
   IconApps,
   IconChevronRight,
@@ -17,7 +17,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { useSignedInAccount } from '../../../lib/account';
-import { mayAccess, SUPER_ADMIN_ACCESS, type SignedInAccess } from '../../../lib/guard';
+import { mayAccess } from '../../../lib/guard';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
 import classes from './frame.module.css';
@@ -25,7 +25,7 @@ import classes from './frame.module.css';
 interface PageItem {
   label: TranslationKey;
   to: string;
-  access: SignedInAccess;
+  access: Permission;
   /** Path prefixes on which the item is the current one. */
   activeOn: string[];
   icon?: Icon;
@@ -64,11 +64,11 @@ const SETTINGS: PageItem[] = [
     access: 'VIEW_PLAN_DETAIL',
     activeOn: ['/subscription-licenses'],
   },
-  // Beyond the spec: the organisation's single sign-on, the super-admin's alone.
+  // Beyond the spec: the organisation's single sign-on.
   {
     label: 'nav.singleSignOn',
     to: '/single-sign-on',
-    access: SUPER_ADMIN_ACCESS,
+    access: 'MANAGE_SSO',
     activeOn: ['/single-sign-on'],
   },
 ];
@@ -83,7 +83,7 @@ const HELP_LINKS: { key: keyof PublicConfig['helpLinks']; label: TranslationKey;
 
 const iconOf = (ItemIcon: Icon) => <ItemIcon size={20} stroke={1.6} aria-hidden />;
 
-/** §6 menu: each item needs its permission (or role); organisation settings shows when any of its items does. */
+/** §6 menu: each item needs its permission; organisation settings shows when any of its items does. */
 export function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -91,8 +91,7 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { data: config } = usePublicConfig();
   const [settingsOpened, setSettingsOpened] = useState(true);
   const permissions = uiPermissions(account.permissions);
-  const roleIds = account.roles.map((role) => role.id);
-  const allowed = (item: PageItem) => mayAccess(item.access, { permissions, roleIds });
+  const allowed = (item: PageItem) => mayAccess(item.access, { permissions });
   const isActive = (item: PageItem) => item.activeOn.some((prefix) => pathname.startsWith(prefix));
   const settings = SETTINGS.filter(allowed);
 

@@ -1,4 +1,4 @@
-import type { SsoConnectionRequest, SsoConnectionTestResponse } from '@portal/contracts';
+import type { TestSsoConnectionRequest, TestSsoConnectionResponse } from '@portal/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -8,7 +8,7 @@ import { apiRequest } from '../../../lib/api-client';
  */
 export function useTestSsoConnection() {
   return useMutation({
-    mutationFn: (body: SsoConnectionRequest) =>
-      apiRequest<SsoConnectionTestResponse>('/api/v1/sso/connection/test', { method: 'POST', body }),
+    mutationFn: (body: TestSsoConnectionRequest) =>
+      apiRequest<TestSsoConnectionResponse>('/api/v1/sso/connection/test', { method: 'POST', body }),
   });
 }

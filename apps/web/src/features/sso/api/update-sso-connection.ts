@@ -1,4 +1,4 @@
-import type { SsoConnectionRequest, SsoSettings } from '@portal/contracts';
+import type { UpdateSsoConnectionRequest, SsoSettings } from '@portal/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { SSO_SETTINGS_QUERY_KEY } from './get-sso-settings';
@@ -7,7 +7,7 @@ import { SSO_SETTINGS_QUERY_KEY } from './get-sso-settings';
 export function useUpdateSsoConnection() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: SsoConnectionRequest) =>
+    mutationFn: (body: UpdateSsoConnectionRequest) =>
       apiRequest<SsoSettings>('/api/v1/sso/connection', { method: 'PUT', body }),
     onSuccess: (settings) => client.setQueryData(SSO_SETTINGS_QUERY_KEY, settings),
   });

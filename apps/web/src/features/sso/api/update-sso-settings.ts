@@ -1,4 +1,4 @@
-import type { SsoSettings, SsoSettingsRequest } from '@portal/contracts';
+import type { SsoSettings, UpdateSsoSettingsRequest } from '@portal/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { reloadAccount } from '../../../lib/account';
 import { apiRequest } from '../../../lib/api-client';
@@ -11,7 +11,7 @@ import { SSO_SETTINGS_QUERY_KEY } from './get-sso-settings';
 export function useUpdateSsoSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: SsoSettingsRequest) =>
+    mutationFn: (body: UpdateSsoSettingsRequest) =>
       apiRequest<SsoSettings>('/api/v1/sso/settings', { method: 'PUT', body }),
     onSuccess: (settings) => {
       client.setQueryData(SSO_SETTINGS_QUERY_KEY, settings);

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import type { SsoConnection, SsoConnectionTestResponse } from '@portal/contracts';
+import type { SsoConnection, TestSsoConnectionResponse } from '@portal/contracts';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useConfirmedChange } from '../../../components/use-confirmed-change';
@@ -33,7 +33,7 @@ const PROTOCOL_LABEL: Record<SsoConnection['protocol'], TranslationKey> = {
 /** A successful test, for the values it was run with. */
 interface PassedTest {
   key: string;
-  result: SsoConnectionTestResponse;
+  result: TestSsoConnectionResponse;
 }
 
 /**
@@ -44,7 +44,7 @@ interface PassedTest {
 export function IdentityProviderSection({ connection }: { connection: SsoConnection | null }) {
   const { t } = useTranslation();
   const test = useTestSsoConnection();
-  const save = useUpdateSsoConnection();
+  const update = useUpdateSsoConnection();
   const [passed, setPassed] = useState<PassedTest | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const schema = useMemo(() => connectionFormSchema(connection), [connection]);
@@ -74,10 +74,10 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
     });
   });
 
-  const saveConnection = () => {
+  const updateConnection = () => {
     if (!testedNow) return;
     setFailure(null);
-    save.mutate(connectionRequestOf(values), {
+    update.mutate(connectionRequestOf(values), {
       onSuccess: (settings) => {
         startOver(settings.connection);
         showToast({ color: 'green', message: t('ssoSettings.idp.saved') });
@@ -86,7 +86,7 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
     });
   };
 
-  const removal = useConfirmedChange({
+  const deletion = useConfirmedChange({
     mutation: useDeleteSsoConnection(),
     variables: () => undefined,
     title: t('ssoSettings.idp.removeTitle'),
@@ -108,7 +108,7 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
       title={t('ssoSettings.idp.title')}
       above={
         connection ? (
-          <SavedConnection connection={connection} onRemove={() => removal.ask(null)} />
+          <SavedConnection connection={connection} onRemove={() => deletion.ask(null)} />
         ) : (
           <Text c="dimmed">{t('ssoSettings.idp.none')}</Text>
         )
@@ -168,9 +168,9 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
             </Button>
             <Button
               type="button"
-              onClick={saveConnection}
+              onClick={updateConnection}
               disabled={!testedNow}
-              loading={save.isPending}
+              loading={update.isPending}
               aria-describedby={testedNow ? undefined : 'sso-idp-test-first'}
             >
               {t('ssoSettings.idp.save')}
@@ -183,7 +183,7 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
           )}
         </Stack>
       </form>
-      {removal.dialog}
+      {deletion.dialog}
     </SettingsSection>
   );
 }
@@ -251,7 +251,7 @@ function SamlFields({ form }: { form: UseFormReturn<ConnectionFormValues> }) {
 }
 
 /** What the identity provider answered to a test: the endpoints or values the portal found. */
-function PassedTestResult({ result }: { result: SsoConnectionTestResponse }) {
+function PassedTestResult({ result }: { result: TestSsoConnectionResponse }) {
   const { t } = useTranslation();
   return (
     <Alert color="green" role="status" title={t('ssoSettings.idp.testOkTitle')}>

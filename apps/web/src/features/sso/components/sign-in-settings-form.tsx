@@ -6,7 +6,7 @@ import {
   SSO_EMAIL_DOMAINS_MAX,
   type ApplicationScope,
   type SsoSettings,
-  type SsoSettingsRequest,
+  type UpdateSsoSettingsRequest,
 } from '@portal/contracts';
 import { Fragment, useState, type ReactNode } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
@@ -112,7 +112,7 @@ export function SignInSettingsForm({
   };
   const enforcement = useConfirmedChange({
     mutation: update,
-    variables: (request: SsoSettingsRequest) => request,
+    variables: (request: UpdateSsoSettingsRequest) => request,
     title: t('ssoSettings.signIn.enforceConfirmTitle'),
     question: () => t('ssoSettings.signIn.enforceConfirm'),
     confirmLabel: t('ssoSettings.signIn.enforceConfirmButton'),

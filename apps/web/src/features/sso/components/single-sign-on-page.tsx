@@ -7,7 +7,7 @@ import { ServiceProviderValues } from './service-provider-values';
 import { SignInSettingsForm, type AccessFields } from './sign-in-settings-form';
 
 /**
- * Beyond the spec: Organisation settings → Single sign-on (/single-sign-on, the super-admin's): the
+ * Beyond the spec: Organisation settings → Single sign-on (/single-sign-on, MANAGE_SSO): the
  * identity provider, the values to register in it, and how members sign in through it.
  */
 export function SingleSignOnPage({ accessFields }: { accessFields: AccessFields }) {

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { setAccount } from '../../../lib/account';
 import { apiRequest } from '../../../lib/api-client';
 
-/** PUT /api/v1/accounts/security (super-admin): whether the organisation requires a second factor. */
+/** PUT /api/v1/accounts/security (MANAGE_SECURITY): whether the organisation requires a second factor. */
 export function useUpdateOrganizationSecurity() {
   return useMutation({
     mutationFn: (body: OrganizationSecurityRequest) =>

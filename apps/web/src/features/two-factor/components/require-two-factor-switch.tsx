@@ -1,19 +1,19 @@
 import { Anchor, Paper, Stack, Switch, Text } from '@mantine/core';
-import { SUPER_ADMIN_ROLE } from '@portal/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { StatusAlert } from '../../../components/status-alert';
 import { useConfirmedChange } from '../../../components/use-confirmed-change';
 import { editProfileState, useSignedInAccount } from '../../../lib/account';
+import { mayAccess } from '../../../lib/guard';
 import { submitErrorText } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { showToast } from '../../../lib/toasts';
 import { useUpdateOrganizationSecurity } from '../api/update-organization-security';
 
 /**
- * Beyond the spec: on Manage members, the super-admin's switch that requires two-factor authentication
- * of the organisation's members (those who sign in with a password or Google; single sign-on is left
- * to the identity provider's MFA). Asks before either change; shown to the super-admin only.
+ * Beyond the spec: on Manage members, the switch that requires two-factor authentication of the
+ * organisation's members (those who sign in with a password or Google; single sign-on is left to the
+ * identity provider's MFA). Asks before either change; shown with MANAGE_SECURITY, the super-admin's.
  */
 export function RequireTwoFactorSwitch() {
   const { t } = useTranslation();
@@ -34,7 +34,7 @@ export function RequireTwoFactorSwitch() {
       }),
     onError: (error) => setFailure(submitErrorText(error)),
   });
-  if (!account.roles.some((role) => role.id === SUPER_ADMIN_ROLE)) return null;
+  if (!mayAccess('MANAGE_SECURITY', account)) return null;
 
   return (
     <Paper withBorder p="md" radius="md">

@@ -62,7 +62,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   sso: {
     name: 'Single sign-on',
     description:
-      "The organisation's identity provider (OIDC or SAML) and its sign-in settings; the super-admin's alone.",
+      "The organisation's identity provider (OIDC or SAML) and its sign-in settings; MANAGE_SSO (the super-admin's).",
   },
   config: { name: 'Configuration', description: 'What the sign-in pages need to know; public.' },
   utils: { name: 'Reference data', description: 'Countries and subdivisions for the billing forms; public.' },

@@ -14,7 +14,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'GET /api/v1/accounts/me': "The signed-in user's account and organisation (created at the first call)",
   'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
   'PUT /api/v1/accounts/security':
-    'Require two-factor authentication of members who sign in with a password or Google (super-admin)',
+    'Require two-factor authentication of members who sign in with a password or Google (MANAGE_SECURITY)',
   'GET /api/v1/accounts/billing-country':
     'The billing country and whether a card payment has fixed it (then only an operator changes it)',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',
@@ -64,14 +64,14 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/members/{memberId}/password': 'Change your own password',
   'GET /api/v1/roles/': 'The roles a member can have',
 
-  'GET /api/v1/sso/': "The organisation's single sign-on: its identity provider, the values to give it, sign-in settings",
-  'POST /api/v1/sso/connection/test': 'Try an identity provider (OIDC discovery and keys, or SAML metadata) without saving',
-  'PUT /api/v1/sso/connection': 'Connect the identity provider, after trying it again',
-  'DELETE /api/v1/sso/connection': 'Disconnect the identity provider (single sign-on stops being required)',
+  'GET /api/v1/sso/': "Get the organisation's single sign-on settings: its identity provider, the values to give it, sign-in",
+  'POST /api/v1/sso/connection/test': 'Test an identity provider connection (OIDC discovery and keys, or SAML metadata); nothing is stored',
+  'PUT /api/v1/sso/connection': 'Update the identity provider connection, after testing it again',
+  'DELETE /api/v1/sso/connection': 'Delete the identity provider connection (single sign-on stops being required)',
   'PUT /api/v1/sso/settings':
-    'The SSO domain, owned email domains, allowed addresses, new members’ role and applications, and whether SSO is required',
+    'Update the sign-in settings: the SSO domain, owned email domains, allowed addresses, new members’ role and applications, and whether SSO is required',
   'POST /api/v1/sso/email-domains/{domain}/verify':
-    "Check a listed email domain's DNS TXT record now: verified, or why it is still pending",
+    "Verify a listed email domain by its DNS TXT record now: verified, or why it is still pending",
 
   'GET /api/v1/invitations/': 'Pending invitations',
   'POST /api/v1/invitations/': 'Invite people by address, with a role and application access',

@@ -3,24 +3,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { Country } from '@portal/contracts';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { BillingCountryField } from './billing-country-field';
 import { renderSignedInPart } from './render-for-test';
 
-beforeAll(() => {
-  // Mantine's select observes its size; jsdom lays nothing out.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  // The open list scrolls its selected option into view, which jsdom does not implement.
-  Element.prototype.scrollIntoView = () => undefined;
-});
 afterEach(cleanup);
 
 const COUNTRIES: Country[] = [

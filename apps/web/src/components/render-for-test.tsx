@@ -14,6 +14,13 @@ const matchesNothing = (query: string) =>
     removeEventListener: () => undefined,
   }) as unknown as MediaQueryList;
 
+/** Size observation, which Mantine's selects ask for: jsdom lays nothing out, so nothing is ever resized. */
+class ObservesNothing {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
 /** Font loading, which Mantine's growing text areas listen to: in jsdom no font ever loads. */
 const noFontLoading = new EventTarget() as FontFaceSet;
 
@@ -21,11 +28,15 @@ const noFontLoading = new EventTarget() as FontFaceSet;
  * For component tests in jsdom (`// @vitest-environment jsdom`): a part of a signed-in page with the
  * portal's theme, the signed-in wording, a router and `queryClient`, which a test seeds with the
  * answers the part would fetch. jsdom has no matchMedia, which Mantine asks for the colour scheme:
- * it gets one that matches nothing; nor document.fonts, which growing text areas listen to.
+ * it gets one that matches nothing; nor document.fonts, which growing text areas listen to; nor
+ * ResizeObserver, which selects ask for; nor scrolling, which an open list does to its chosen option.
+ * A test that needs sizes (a chart) defines its own ResizeObserver first.
  */
 export function renderSignedInPart(ui: ReactNode, queryClient = new QueryClient()) {
   addMessages(enSignedIn);
   window.matchMedia ??= matchesNothing;
+  window.ResizeObserver ??= ObservesNothing;
+  Element.prototype.scrollIntoView ??= () => undefined;
   if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: noFontLoading });
   return render(
     <QueryClientProvider client={queryClient}>

@@ -2,7 +2,7 @@
 import type { Account, BillingCountryLock } from '@portal/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { countriesQueryOptions } from '../../../api/countries/list-countries';
 import { renderSignedInPart } from '../../../components/render-for-test';
 import { setAccount } from '../../../lib/account';
@@ -12,17 +12,6 @@ import { BILLING_COUNTRY_LOCK_QUERY_KEY } from '../api/get-billing-country-lock'
 import { SUBDIVISIONS_QUERY_KEY } from '../api/list-subdivisions';
 import { BillingInformationForm } from './billing-information-form';
 
-beforeAll(() => {
-  // Mantine's select observes its size; jsdom lays nothing out.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
 afterEach(cleanup);
 
 const account = {

@@ -53,8 +53,8 @@ export function pgliteSessionChanges(pglite: PGlite): SessionChangeFeed {
 const READ_STATEMENT = /^\s*select\b/i;
 /**
  * A statement naming a table the session lookup reads (quoted, as Drizzle writes them, or bare).
- * Those tables' foreign keys point only at one another, so no cascade from another table reaches
- * them.
+ * Those tables' foreign keys point only at one another (`test/session-lookup-tables.test.ts` checks
+ * so), so no cascade from another table reaches them.
  */
 const NAMES_SESSION_TABLE = new RegExp(`(?:^|\\W)"?(?:${SESSION_LOOKUP_TABLES.join('|')})"?(?!\\w)`, 'i');
 /** The start of a transaction. */

@@ -54,7 +54,7 @@ async function sessionLookupInDatabase(executor: Executor) {
   };
 }
 
-const listed = [...SESSION_LOOKUP_TABLES].sort();
+const listed: string[] = [...SESSION_LOOKUP_TABLES].sort();
 
 describe('the tables the session lookup reads', () => {
   it('are the listed ones, as the lookup function reads them', async () => {

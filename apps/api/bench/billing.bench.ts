@@ -26,7 +26,7 @@ import { PLAN_KEYS, REGION_KEYS, TRANSACTION_PAGE_SIZE } from '@portal/contracts
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
-import { billingService, type BillingRunResult } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService, type BillingRunResult } from '../src/modules/billing/monthly-run.service.ts';
 import {
   client,
   organizationIdOf,
@@ -277,7 +277,7 @@ async function measure(serverUrl: string | undefined): Promise<Measurement> {
       targetMs: TARGETS.pdfP95Ms,
     });
 
-    const billing = billingService({ db: database.db, productName: PRODUCT_NAME });
+    const billing = monthlyRunService({ db: database.db, productName: PRODUCT_NAME });
     console.error(`${databaseKind}: runMonthlyBilling for ${cycle}`);
     const run = await timedRun(() => billing.runMonthlyBilling({ cycle, now }));
     // The unique key on organisation, cycle and type keeps it to one invoice each.

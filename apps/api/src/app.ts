@@ -19,8 +19,11 @@ import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
 import { billingJobs } from './modules/billing/billing.jobs.ts';
+import { billingPlugin } from './modules/billing/billing.plugin.ts';
 import { invoicesRoutes, planUsageRoutes, transactionsRoutes } from './modules/billing/billing.routes.ts';
 import { INVOICE_LINKS_PREFIX } from './modules/billing/invoice-links.ts';
+import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
+import { ledgerPlugin } from './modules/ledger/ledger.plugin.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
@@ -30,6 +33,7 @@ import { operatorsJobs } from './modules/operators/operators.jobs.ts';
 import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { paymentsJobs } from './modules/payments/payments.jobs.ts';
+import { paymentsPlugin } from './modules/payments/payments.plugin.ts';
 import { accountPaymentsRoutes, transactionPaymentsRoutes } from './modules/payments/payments.routes.ts';
 import { STRIPE_WEBHOOK_PREFIX, stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes.ts';
 import { regionalSessionsRoutes } from './modules/regional-sessions/regional-sessions.routes.ts';
@@ -120,6 +124,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(rateLimitsPlugin);
   await app.register(regionClientPlugin);
   await app.register(paymentGatewayPlugin);
+  // The modules' services, each built once here for its routes, its jobs and the operator API.
+  await app.register(ledgerPlugin);
+  await app.register(billingPlugin);
+  await app.register(paymentsPlugin);
   const stripe = stripeSources(config);
 
   // The security headers, built once: @fastify/helmet built helmet's middleware (and parsed the
@@ -171,6 +179,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(accountsRoutes, { prefix: '/api/v1/accounts' });
   await app.register(applicationsRoutes, { prefix: '/api/v1/applications' });
   await app.register(applicationsJobs);
+  await app.register(ledgerJobs);
   await app.register(billingJobs);
   await app.register(paymentsJobs);
   await app.register(operatorsJobs);

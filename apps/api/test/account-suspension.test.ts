@@ -6,7 +6,7 @@ import type {
 } from '@portal/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK } from '../src/cli/portal-cli.ts';
-import { hasOpenCharges } from '../src/modules/billing/billing.repository.ts';
+import { hasOpenCharges } from '../src/modules/ledger/ledger.repository.ts';
 import { billMayLeftUnpaid, organizationRow } from './billing-fixtures.ts';
 import { addSandboxCard, topUpWithSandboxCard } from './card-fixtures.ts';
 import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS, SSO_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { documentPath } from '../src/docs/api-reference.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
@@ -196,7 +196,7 @@ beforeAll(async () => {
     billingCycle: '2025-03',
     mau: 500,
   });
-  const run = await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
+  const run = await monthlyRunService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
     cycle: '2025-03',
     organizationId: me.organizationId,
   });

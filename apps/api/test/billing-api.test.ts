@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
+import { invoicesService } from '../src/modules/billing/invoices.service.ts';
 import {
   INVOICE_LINK_LIFETIME_MS,
   invoiceLinkKey,
@@ -43,7 +44,7 @@ async function organization(domain: string, values: OrganizationValues): Promise
 
 /** Bills March for one organisation and answers the padded id of its invoice. */
 async function billMarch(organizationId: string): Promise<string> {
-  const billing = billingService({ db: t.database.db, productName: 'Social' });
+  const billing = monthlyRunService({ db: t.database.db, productName: 'Social' });
   const run = await billing.runMonthlyBilling({ cycle: MARCH, organizationId });
   expect(run.failed).toEqual([]);
   return String(run.billed[0]!.transactionId).padStart(9, '0');
@@ -317,10 +318,11 @@ describe('the invoice report', () => {
 
   it('prints the invoice number, both parties and the figures', async () => {
     const link = invoiceLinks({ key: invoiceLinkKey(t.config.authSecret!), publicUrl: t.config.publicUrl });
-    const billing = billingService({
+    const billing = invoicesService({
       db: t.database.db,
       productName: 'Social',
-      invoices: { links: link, sellerAddressLines: ['1 Harbour Front', '098632 Singapore'] },
+      links: link,
+      sellerAddressLines: ['1 Harbour Front', '098632 Singapore'],
     });
     const url = new URL(link.sign(Number(paygInvoice)));
     const download = await billing.invoicePdf(paygInvoice, {

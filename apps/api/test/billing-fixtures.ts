@@ -5,7 +5,7 @@ import type { SessionUser } from '../src/auth/session.ts';
 import type { Db, Executor } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 
 /** Organisations, applications and usage as the billing run finds them, written straight to the database. */
 
@@ -140,7 +140,7 @@ export async function sessionUserOf(db: Db, email: string): Promise<SessionUser>
  */
 export async function billMayLeftUnpaid(db: Db, organizationId: string) {
   await newApplicationWithUsage(db, organizationId, { plan: 'max', billingCycle: '2025-05', mau: 100 });
-  return billingService({ db, productName: 'Social' }).runMonthlyBilling({
+  return monthlyRunService({ db, productName: 'Social' }).runMonthlyBilling({
     cycle: '2025-05',
     organizationId,
   });

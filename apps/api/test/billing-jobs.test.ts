@@ -6,18 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
 import {
-  GRACE_DAYS,
   billMonth,
   closeMonth,
   deactivateApplicationsOfInactiveAccount,
   noticeInactiveAccount,
   importUsage,
   inactivateAccountsWithOverdueInvoices,
-  reactivateAccountWhenSettled,
-  reactivateForgottenApplications,
   sendOwedInactiveNotices,
 } from '../src/modules/billing/billing.jobs.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { reactivateForgottenApplications } from '../src/modules/ledger/ledger.jobs.ts';
+import { GRACE_DAYS } from '../src/modules/ledger/ledger.service.ts';
 import { RegionClient } from '../src/regions/region-client.ts';
 import {
   countServiceCharges,
@@ -164,7 +162,12 @@ describe('monthly billing', () => {
     const db = t.database.db;
     const organizationId = await newOrganization(db, { balanceCents: 10_000 });
     await newApplicationWithUsage(db, organizationId, { plan: 'basic', billingCycle: '2025-03', mau: 100 });
-    const deps = { db, productName: 'Social', jobQueue: t.app.jobQueue, now: () => new Date() };
+    const deps = {
+      db,
+      monthlyRun: t.app.billing.monthlyRun,
+      jobQueue: t.app.jobQueue,
+      now: () => new Date(),
+    };
 
     const first = await billMonth(deps, '2025-03');
     const second = await billMonth(deps, '2025-03');
@@ -257,7 +260,7 @@ describe('an account left with money due', () => {
   it('becomes inactive when May is billed, and its super-admin is mailed once', async () => {
     const deps = {
       db: t.database.db,
-      productName: 'Social',
+      monthlyRun: t.app.billing.monthlyRun,
       jobQueue: t.app.jobQueue,
       now: () => new Date(),
     };
@@ -323,13 +326,13 @@ describe('an account left with money due', () => {
   });
 
   it('is reactivated with its applications once nothing is due', async () => {
-    expect(await reactivateAccountWhenSettled(t.database.db, t.app.jobQueue, organizationId)).toBe(false);
+    expect(await t.app.ledger.reactivateWhenSettled(organizationId)).toBe(false);
     await t.database.db
       .update(schema.ledgerTransaction)
       .set({ status: 'paid', paidAt: new Date() })
       .where(eq(schema.ledgerTransaction.id, transactionId));
 
-    expect(await reactivateAccountWhenSettled(t.database.db, t.app.jobQueue, organizationId)).toBe(true);
+    expect(await t.app.ledger.reactivateWhenSettled(organizationId)).toBe(true);
     expect((await organizationRow(t.database.db, organizationId)).accountStatus).toBe('active');
     await until(
       'the reactivation',
@@ -375,7 +378,7 @@ describe('an account left with money due', () => {
       .where(eq(schema.organization.id, flatRate));
     const deps = {
       db: t.database.db,
-      productName: 'Social',
+      monthlyRun: t.app.billing.monthlyRun,
       jobQueue: t.app.jobQueue,
       now: () => new Date(),
     };
@@ -405,7 +408,7 @@ describe('an account left with money due', () => {
     await newApplicationWithUsage(t.database.db, cutOff, { plan: 'max', billingCycle: '2025-06', mau: 50 });
 
     // The run's database work alone, as when the process dies right after it.
-    const run = await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
+    const run = await t.app.billing.monthlyRun.runMonthlyBilling({
       cycle: '2025-06',
       organizationId: cutOff,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import {
   balanceMovements,
   countServiceCharges,
@@ -29,7 +29,7 @@ describe('billing runs at once on PostgreSQL', () => {
         return id;
       }),
     );
-    const billing = billingService({ db, productName: 'Social' });
+    const billing = monthlyRunService({ db, productName: 'Social' });
 
     const runs = await Promise.all(
       Array.from({ length: PARALLEL_RUNS }, (_, index) =>

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../src/auth/session.ts';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import {
   FLAT_RATE_CONTRACT,
   FLAT_RATE_USAGE,
@@ -21,10 +21,10 @@ import { joinOrganization, jsonRequest, setUpOrganization, useTestApp } from './
 const t = useTestApp();
 const MARCH = '2025-03';
 const APRIL = '2025-04';
-let billing: ReturnType<typeof billingService>;
+let billing: ReturnType<typeof monthlyRunService>;
 
 beforeAll(() => {
-  billing = billingService({ db: t.database.db, productName: 'Social' });
+  billing = monthlyRunService({ db: t.database.db, productName: 'Social' });
 });
 
 interface OwnedOrganization {
@@ -94,7 +94,7 @@ describe('the monthly billing run', () => {
       expect.objectContaining({ amountCents: -9000, balanceAfterCents: 1000 }),
     ]);
 
-    const transaction = await billing.get(paid.owner, paid.transactionId);
+    const transaction = await t.app.billing.transactions.get(paid.owner, paid.transactionId);
     expect(transaction).toMatchObject({
       transactionId: paid.transactionId,
       type: 'service_charge',
@@ -108,11 +108,11 @@ describe('the monthly billing run', () => {
       billingCycle: MARCH,
     });
     expect(transaction.detail.map((application) => application.name)).toEqual(['Chat', 'Idle']);
-    expect(await billing.detail(paid.owner, paid.transactionId, 'mau_based')).toEqual([
+    expect(await t.app.billing.transactions.detail(paid.owner, paid.transactionId, 'mau_based')).toEqual([
       expect.objectContaining({ productName: 'Social Core', MAUUsage: 1000, price: 90, unitPrice: 0.09 }),
       expect.objectContaining({ productName: 'Social Core', MAUUsage: 0, price: 0, unitPrice: 0.06 }),
     ]);
-    await expect(billing.detail(paid.owner, paid.transactionId, 'component_based')).rejects.toMatchObject(
+    await expect(t.app.billing.transactions.detail(paid.owner, paid.transactionId, 'component_based')).rejects.toMatchObject(
       notFound,
     );
   });
@@ -133,12 +133,12 @@ describe('the monthly billing run', () => {
       accountStatus: 'inactive',
     });
     const id = short.transactionId;
-    expect(await billing.get(short.owner, id)).toMatchObject({
+    expect(await t.app.billing.transactions.get(short.owner, id)).toMatchObject({
       status: 'open',
       amount: 90,
       paymentAmount: 25,
     });
-    expect(await billing.paymentSummary(short.owner, id)).toEqual({
+    expect(await t.app.billing.transactions.paymentSummary(short.owner, id)).toEqual({
       invoiceId: `INV-${id}`,
       subTotal: 90,
       discountAmount: 0,
@@ -162,16 +162,16 @@ describe('the monthly billing run', () => {
       expect.objectContaining({ status: 'paid', chargeCents: 9900, creditCents: 7200, paidCents: 2700 }),
     ]);
     expect((await organizationRow(t.database.db, trial.id)).balanceCents).toBe(7300);
-    const charge = await billing.get(trial.owner, trial.transactionId);
+    const charge = await t.app.billing.transactions.get(trial.owner, trial.transactionId);
     expect(charge.freeCreditTransactionId).not.toBeNull();
-    expect(await billing.get(trial.owner, charge.freeCreditTransactionId!)).toMatchObject({
+    expect(await t.app.billing.transactions.get(trial.owner, charge.freeCreditTransactionId!)).toMatchObject({
       type: 'service_credit',
       status: 'paid',
       amount: 72,
       billingCycle: MARCH,
       invoiceId: null,
     });
-    expect(await billing.paymentSummary(trial.owner, charge.transactionId)).toMatchObject({
+    expect(await t.app.billing.transactions.paymentSummary(trial.owner, charge.transactionId)).toMatchObject({
       totalAmount: 99,
       creditAmount: 72,
       paidAmount: 27,
@@ -195,7 +195,7 @@ describe('the monthly billing run', () => {
       accountStatus: 'active',
     });
     const id = flat.transactionId;
-    expect(await billing.get(flat.owner, id)).toMatchObject({
+    expect(await t.app.billing.transactions.get(flat.owner, id)).toMatchObject({
       status: 'open',
       invoiceType: 'component_based',
       amount: 672.53,
@@ -203,7 +203,7 @@ describe('the monthly billing run', () => {
       taxPercentage: 9,
       detail: [],
     });
-    expect(await billing.detail(flat.owner, id, 'component_based')).toEqual([
+    expect(await t.app.billing.transactions.detail(flat.owner, id, 'component_based')).toEqual([
       {
         invoiceId: `INV-${id}`,
         components: [
@@ -213,14 +213,14 @@ describe('the monthly billing run', () => {
         ],
       },
     ]);
-    expect(await billing.paymentSummary(flat.owner, id)).toMatchObject({
+    expect(await t.app.billing.transactions.paymentSummary(flat.owner, id)).toMatchObject({
       subTotal: 617,
       taxes: [{ title: 'Tax', percentage: 9, taxAmount: 55.53 }],
       totalAmount: 672.53,
       paidAmount: 0,
       dueAmount: 672.53,
     });
-    expect(await billing.contracts(flat.owner)).toEqual([
+    expect(await t.app.billing.planUsage.contracts(flat.owner)).toEqual([
       { type: 'flat_rate', license: 1000, supportPlan: 'Gold' },
     ]);
   });
@@ -278,12 +278,12 @@ describe('the monthly billing run', () => {
   it("finds none of another organisation's transactions or usage", async () => {
     const other = await ownedOrganization('billing-other.example.com');
     const request = other.owner;
-    await expect(billing.get(request, paid.transactionId)).rejects.toMatchObject(notFound);
-    await expect(billing.detail(request, paid.transactionId, 'mau_based')).rejects.toMatchObject(notFound);
-    await expect(billing.paymentSummary(request, paid.transactionId)).rejects.toMatchObject(notFound);
-    expect(await billing.search(request, { term: paid.transactionId })).toEqual([]);
-    expect(await billing.list(request, { page: 1, sortBy: 'lastCreated' })).toEqual({ data: [], total: 0 });
-    expect(await billing.usages(request, new Date('2025-03-20T00:00:00Z'))).toEqual([
+    await expect(t.app.billing.transactions.get(request, paid.transactionId)).rejects.toMatchObject(notFound);
+    await expect(t.app.billing.transactions.detail(request, paid.transactionId, 'mau_based')).rejects.toMatchObject(notFound);
+    await expect(t.app.billing.transactions.paymentSummary(request, paid.transactionId)).rejects.toMatchObject(notFound);
+    expect(await t.app.billing.transactions.search(request, { term: paid.transactionId })).toEqual([]);
+    expect(await t.app.billing.transactions.list(request, { page: 1, sortBy: 'lastCreated' })).toEqual({ data: [], total: 0 });
+    expect(await t.app.billing.planUsage.usages(request, new Date('2025-03-20T00:00:00Z'))).toEqual([
       { type: 'mau', usage: 0, updatedAt: null },
     ]);
 
@@ -294,7 +294,7 @@ describe('the monthly billing run', () => {
       mau: 5,
       importedAt: new Date(),
     });
-    expect(await billing.usages(paid.owner, new Date('2025-03-20T00:00:00Z'))).toEqual([
+    expect(await t.app.billing.planUsage.usages(paid.owner, new Date('2025-03-20T00:00:00Z'))).toEqual([
       { type: 'mau', usage: 1000, updatedAt: expect.any(String) },
     ]);
   });
@@ -303,14 +303,14 @@ describe('the monthly billing run', () => {
     const forbidden = { code: 'FORBIDDEN' };
     await joinOrganization(t, 'admin@billing-paid.example.com', paid.id, 'portal.admin');
     const admin = await sessionUserOf(t.database.db, 'admin@billing-paid.example.com');
-    await expect(billing.list(admin, { page: 1, sortBy: 'lastCreated' })).rejects.toMatchObject(forbidden);
-    await expect(billing.get(admin, paid.transactionId)).rejects.toMatchObject(forbidden);
-    expect(await billing.contracts(admin)).toEqual([{ type: 'payg', license: 0, supportPlan: '' }]);
+    await expect(t.app.billing.transactions.list(admin, { page: 1, sortBy: 'lastCreated' })).rejects.toMatchObject(forbidden);
+    await expect(t.app.billing.transactions.get(admin, paid.transactionId)).rejects.toMatchObject(forbidden);
+    expect(await t.app.billing.planUsage.contracts(admin)).toEqual([{ type: 'payg', license: 0, supportPlan: '' }]);
 
     await joinOrganization(t, 'developer@billing-paid.example.com', paid.id, 'portal.developer');
     const developer = await sessionUserOf(t.database.db, 'developer@billing-paid.example.com');
-    await expect(billing.contracts(developer)).rejects.toMatchObject(forbidden);
-    await expect(billing.usages(developer)).rejects.toMatchObject(forbidden);
+    await expect(t.app.billing.planUsage.contracts(developer)).rejects.toMatchObject(forbidden);
+    await expect(t.app.billing.planUsage.usages(developer)).rejects.toMatchObject(forbidden);
   });
 
   it('refuses a month that has not ended', async () => {
@@ -331,24 +331,24 @@ describe('the transaction list', () => {
   });
 
   it('answers 30 a page with the total, newest or oldest first', async () => {
-    const first = await billing.list(owner, { page: 1, sortBy: 'lastCreated' });
+    const first = await t.app.billing.transactions.list(owner, { page: 1, sortBy: 'lastCreated' });
     expect(first.total).toBe(33);
     expect(first.data).toHaveLength(30);
     expect(first.data[0]).toMatchObject({ amount: 1.32, transactionCreatedAt: '2025-02-02T00:00:00.000Z' });
-    const second = await billing.list(owner, { page: 2, sortBy: 'lastCreated' });
+    const second = await t.app.billing.transactions.list(owner, { page: 2, sortBy: 'lastCreated' });
     expect(second.data.map((transaction) => transaction.amount)).toEqual([1.02, 1.01, 1]);
-    const oldest = await billing.list(owner, { page: 1, sortBy: 'firstCreated' });
+    const oldest = await t.app.billing.transactions.list(owner, { page: 1, sortBy: 'firstCreated' });
     expect(oldest.data[0]).toMatchObject({ amount: 1, invoiceId: null, invoiceType: null, detail: [] });
   });
 
   it('finds transactions by the start of their padded id', async () => {
     const padded = String(ids[5]).padStart(9, '0');
-    expect((await billing.search(owner, { term: padded })).map((row) => row.transactionId)).toEqual([padded]);
-    const byPrefix = await billing.search(owner, { term: '0000' });
+    expect((await t.app.billing.transactions.search(owner, { term: padded })).map((row) => row.transactionId)).toEqual([padded]);
+    const byPrefix = await t.app.billing.transactions.search(owner, { term: '0000' });
     expect(byPrefix).toHaveLength(10);
     expect(byPrefix[0]!.transactionId).toBe(String(ids[0]).padStart(9, '0'));
-    expect(await billing.search(owner, { term: 'INV-1' })).toEqual([]);
-    await expect(billing.get(owner, String(ids[5]))).resolves.toMatchObject({ transactionId: padded });
-    await expect(billing.get(owner, '0')).rejects.toMatchObject(notFound);
+    expect(await t.app.billing.transactions.search(owner, { term: 'INV-1' })).toEqual([]);
+    await expect(t.app.billing.transactions.get(owner, String(ids[5]))).resolves.toMatchObject({ transactionId: padded });
+    await expect(t.app.billing.transactions.get(owner, '0')).rejects.toMatchObject(notFound);
   });
 });

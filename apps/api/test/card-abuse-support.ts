@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db, Executor } from '../src/db/client.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import * as schema from '../src/db/schema.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import { sandboxCardToken } from './card-fixtures.ts';
@@ -60,7 +60,7 @@ export async function topUp(app: FastifyInstance, payer: Payer, card: string | {
 /** May 2025's invoice for the organisation (USD 14.00 for one application), from a billing run. */
 export async function billMay2025(db: Db, organizationId: string) {
   await newApplicationWithUsage(db, organizationId, { plan: 'max', billingCycle: '2025-05', mau: 100 });
-  return billingService({ db, productName: 'Social' }).runMonthlyBilling({
+  return monthlyRunService({ db, productName: 'Social' }).runMonthlyBilling({
     cycle: '2025-05',
     organizationId,
   });

@@ -20,7 +20,7 @@ import { expect } from 'vitest';
 import { EXIT_FAILED, EXIT_OK, main as operatorCli } from '../src/cli/portal-cli.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import {
   FLAT_RATE_CONTRACT,
   FLAT_RATE_USAGE,
@@ -524,7 +524,7 @@ async function cardToken(port: number, configuration: PaymentGatewayConfiguratio
 async function billOpenInvoices(dataDir: string, databaseUrl: string, organizationId: string) {
   const database = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir });
   try {
-    const billing = billingService({ db: database.db, productName: 'Social' });
+    const billing = monthlyRunService({ db: database.db, productName: 'Social' });
     const invoiceIds: number[] = [];
     for (const cycle of OPEN_INVOICE_CYCLES) {
       await newApplicationWithUsage(database.db, organizationId, {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+
 import { newApplicationWithUsage, sessionUserOf } from './billing-fixtures.ts';
 import { expectApiError, joinOrganization, jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
 
@@ -166,9 +166,11 @@ describe('the last 12 months per application', () => {
 
 describe('the months as the service counts them', () => {
   it('ends with the month the given instant falls in, in UTC, and answers every month when nothing was imported', async () => {
-    const billing = billingService({ db: t.database.db, productName: 'Social' });
     const stranger = await sessionUserOf(t.database.db, 'owner@stranger.usage-api.io');
-    const months = await billing.monthlyUsages(stranger, new Date('2021-01-01T00:30:00+01:00'));
+    const months = await t.app.billing.planUsage.monthlyUsages(
+      stranger,
+      new Date('2021-01-01T00:30:00+01:00'),
+    );
     expect(months.map((entry) => entry.month)).toEqual([
       '2020-01',
       '2020-02',

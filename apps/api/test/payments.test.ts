@@ -7,16 +7,14 @@ import type {
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
-import { billingService } from '../src/modules/billing/billing.service.ts';
+import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import {
-  paymentsServiceFor,
-  reconcilePaymentAttempts,
-  warnLowBalances,
-} from '../src/modules/payments/payments.jobs.ts';
+  claimTransactionForPayment,
+  finishTransactionPayment,
+} from '../src/modules/ledger/ledger.service.ts';
+import { reconcilePaymentAttempts, warnLowBalances } from '../src/modules/payments/payments.jobs.ts';
 import {
-  claimInvoiceForPayment,
   deletePaymentProfile,
-  finishInvoicePayment,
   setDefaultPaymentProfile,
 } from '../src/modules/payments/payments.repository.ts';
 import { balanceMovements, newApplicationWithUsage, organizationRow } from './billing-fixtures.ts';
@@ -510,13 +508,7 @@ describe('reconciliation', () => {
     });
     expect(charged.outcome).toBe('succeeded');
 
-    const deps = {
-      db: t.database.db,
-      gateway: t.app.paymentGateway,
-      jobQueue: t.app.jobQueue,
-      cardAttemptLimits: t.config.cardAttemptLimits,
-      log: t.app.log,
-    };
+    const deps = { db: t.database.db, payments: t.app.payments, log: t.app.log };
     expect(await reconcilePaymentAttempts(deps, new Date())).toMatchObject({ succeeded: 1 });
     expect(await reconcilePaymentAttempts(deps, new Date())).toEqual({
       succeeded: 0,
@@ -533,13 +525,7 @@ describe('reconciliation', () => {
   it('an attempt the gateway never saw is refused on reconciliation once its token is no good, and the invoice is open again', async () => {
     const { owner, invoiceId } = await inactiveOwner('reconcile-unseen');
     const attempt = await pendingInvoiceAttempt(owner, invoiceId, `unseen-${invoiceId}`, 'tok_never_issued');
-    const service = paymentsServiceFor({
-      db: t.database.db,
-      gateway: t.app.paymentGateway,
-      jobQueue: t.app.jobQueue,
-      cardAttemptLimits: t.config.cardAttemptLimits,
-    });
-    expect(await service.reconcile(attempt)).toBe('refused');
+    expect(await t.app.payments.reconcile(attempt)).toBe('refused');
     const invoice = (await ledgerOf(owner.organizationId)).find((row) => row.id === invoiceId);
     expect(invoice?.status).toBe('open');
     const attempts = await t.database.db
@@ -581,7 +567,7 @@ describe('low-balance warning', () => {
       .update(schema.organization)
       .set({ balanceCents: 2000 })
       .where(eq(schema.organization.id, owner.organizationId));
-    await billingService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
+    await monthlyRunService({ db: t.database.db, productName: 'Social' }).runMonthlyBilling({
       cycle: '2025-05',
       organizationId: owner.organizationId,
     });
@@ -607,8 +593,8 @@ describe("writes named with another organisation's id change nothing", () => {
     await t.database.db.transaction(async (tx) => {
       expect(await setDefaultPaymentProfile(tx, other.organizationId, card.id)).toBe(false);
       expect(await deletePaymentProfile(tx, other.organizationId, card.id)).toBeUndefined();
-      expect(await claimInvoiceForPayment(tx, other.organizationId, invoiceId)).toBeUndefined();
-      await finishInvoicePayment(tx, other.organizationId, invoiceId, {
+      expect(await claimTransactionForPayment(tx, other.organizationId, invoiceId)).toBeUndefined();
+      await finishTransactionPayment(tx, other.organizationId, invoiceId, {
         paidCents: 1400,
         paidAt: new Date(),
       });

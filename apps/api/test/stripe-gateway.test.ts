@@ -598,13 +598,7 @@ describe('the portal with PAYMENT_PROVIDER=stripe', () => {
 
   const reconcile = () =>
     reconcilePaymentAttempts(
-      {
-        db: t.database.db,
-        gateway: t.app.paymentGateway,
-        jobQueue: t.app.jobQueue,
-        cardAttemptLimits: t.config.cardAttemptLimits,
-        log: t.app.log,
-      },
+      { db: t.database.db, payments: t.app.payments, log: t.app.log },
       new Date(Date.now() + 1000),
     );
 
@@ -782,13 +776,7 @@ describe('the portal with PAYMENT_PROVIDER=stripe', () => {
       // Stripe delivers again; the portal reconciles too: one top-up, one PaymentIntent.
       expect((await post(payload, sign(payload))).statusCode).toBe(200);
       await reconcilePaymentAttempts(
-        {
-          db: t.database.db,
-          gateway: t.app.paymentGateway,
-          jobQueue: t.app.jobQueue,
-          cardAttemptLimits: t.config.cardAttemptLimits,
-          log: t.app.log,
-        },
+        { db: t.database.db, payments: t.app.payments, log: t.app.log },
         new Date(Date.now() + 1000),
       );
       const topUps = (await ledger()).filter((row) => row.idempotencyKey === attempt.idempotencyKey);

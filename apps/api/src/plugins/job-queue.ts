@@ -25,7 +25,7 @@ export function jobIdOf(...parts: string[]): string {
 export interface JobWorkers {
   /** Runs once pg-boss has started, when the server is ready: creates the module's queues and works them. */
   start(): Promise<void>;
-  /** Runs when the server closes, before pg-boss stops; closing waits for what it answers. */
+  /** Runs when the server closes, after the schedules end and before pg-boss stops; closing waits for what it answers. */
   stop?(): void | Promise<void>;
   /** How long closing waits for the module's running jobs; jobs not yet started wait for the next start. */
   finishWithinMs: number;
@@ -39,6 +39,16 @@ export interface JobQueue {
   work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<void>;
   /** Sends a job and wakes this server's workers of its queue at once, instead of at their next poll. */
   send(queue: string, data: object, options: PgBoss.SendOptions): Promise<void>;
+  /**
+   * Sends a job unless one with its id is queued, running or archived (pg-boss keeps archived jobs
+   * for 7 days, longer than the schedules' windows), so it is sent once however often this is asked.
+   */
+  sendOnce(queue: string, data: object, id: string): Promise<void>;
+  /**
+   * Runs `work` every `everyMs` on this server until it closes, without keeping the process alive: a
+   * round that fails is logged under the schedule's name, and the next round retries.
+   */
+  schedule(name: string, everyMs: number, work: () => Promise<unknown>): void;
   /** Runs of jobs this server's handlers failed since it started, by queue (the metrics). */
   readonly failures: ReadonlyMap<string, number>;
 }
@@ -119,6 +129,12 @@ export const jobQueuePlugin = fp(
     /** Handlers under way, so the database closes only after they (and pg-boss's record of them) end. */
     const running = new Set<Promise<unknown>>();
     const failures = new Map<string, number>();
+    const schedules: NodeJS.Timeout[] = [];
+
+    const send: JobQueue['send'] = async (queue, data, options) => {
+      await boss.send(queue, data, options);
+      for (const workerId of workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
+    };
 
     app.decorate('jobQueue', {
       boss,
@@ -140,9 +156,19 @@ export const jobQueuePlugin = fp(
         });
         workerIds.set(queue, [...(workerIds.get(queue) ?? []), workerId]);
       },
-      async send(queue, data, options) {
-        await boss.send(queue, data, options);
-        for (const workerId of workerIds.get(queue) ?? []) boss.notifyWorker(workerId);
+      send,
+      async sendOnce(queue, data, id) {
+        if (await boss.getJobById(queue, id, { includeArchive: true })) return;
+        await send(queue, data, { id });
+      },
+      schedule(name, everyMs, work) {
+        const timer = setInterval(() => {
+          work().catch((error: unknown) => {
+            app.log.error({ err: error, schedule: name }, `${name} schedule failed; the next round retries`);
+          });
+        }, everyMs);
+        timer.unref();
+        schedules.push(timer);
       },
       failures,
     } satisfies JobQueue);
@@ -158,6 +184,7 @@ export const jobQueuePlugin = fp(
       await (pool ? withStartupLock(pool, 'job-queue', start) : start());
     });
     app.addHook('onClose', async () => {
+      for (const timer of schedules) clearInterval(timer);
       for (const workers of modules) await workers.stop?.();
       const timeout = Math.max(0, ...modules.map((workers) => workers.finishWithinMs));
       await boss.stop({ graceful: true, wait: true, timeout });

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   databaseRateLimitStore,
@@ -108,14 +108,12 @@ export const RATE_LIMIT_COUNTERS_CLEANUP_QUEUE = 'rate-limit-counters-cleanup';
  */
 class RateLimitCountersCleanup implements JobWorkers {
   readonly finishWithinMs = 5_000;
-  private schedule: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: {
       db: Executor;
       jobQueue: JobQueue;
       scheduleSeconds: number;
-      log: FastifyBaseLogger;
     },
   ) {}
 
@@ -128,23 +126,14 @@ class RateLimitCountersCleanup implements JobWorkers {
       removed: await deleteEndedRateLimitCounters(deps.db),
     }));
     if (deps.scheduleSeconds === 0) return;
-    this.schedule = setInterval(() => {
+    deps.jobQueue.schedule('rate-limit counters cleanup', deps.scheduleSeconds * 1000, () => {
       const slot = String(Math.floor(Date.now() / (deps.scheduleSeconds * 1000)));
-      deps.jobQueue
-        .send(
-          RATE_LIMIT_COUNTERS_CLEANUP_QUEUE,
-          { slot },
-          { id: jobIdOf(RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, slot) },
-        )
-        .catch((error: unknown) =>
-          deps.log.error({ err: error }, 'rate-limit counters cleanup not sent; the next round retries'),
-        );
-    }, deps.scheduleSeconds * 1000);
-    this.schedule.unref();
-  }
-
-  stop() {
-    clearInterval(this.schedule);
+      return deps.jobQueue.send(
+        RATE_LIMIT_COUNTERS_CLEANUP_QUEUE,
+        { slot },
+        { id: jobIdOf(RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, slot) },
+      );
+    });
   }
 }
 
@@ -170,7 +159,6 @@ export const rateLimitsPlugin = fp(
           db: database.db,
           jobQueue: app.jobQueue,
           scheduleSeconds: config.billingScheduleSeconds,
-          log: app.log,
         }),
       );
     }

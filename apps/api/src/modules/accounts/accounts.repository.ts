@@ -2,10 +2,16 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
+/** What may change of an organisation here: anything but its balance and account status, which the ledger alone writes. */
+export type OrganizationChanges = Omit<
+  Partial<typeof schema.organization.$inferInsert>,
+  'balanceCents' | 'accountStatus' | 'inactiveReason' | 'inactiveNoticeTransactionId'
+>;
+
 export async function updateOrganization(
   executor: Executor,
   organizationId: string,
-  values: Partial<typeof schema.organization.$inferInsert>,
+  values: OrganizationChanges,
 ) {
   const [row] = await executor
     .update(schema.organization)

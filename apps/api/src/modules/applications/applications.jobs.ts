@@ -117,7 +117,6 @@ export async function enqueueProvisioning(jobQueue: JobQueue, applicationId: str
 class ProvisioningWorkers implements JobWorkers {
   /** Running attempts finish (bounded by the poll time); the rest wait in the queue for the next start. */
   readonly finishWithinMs: number;
-  private sweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ProvisioningDeps) {
     this.finishWithinMs = deps.pollMs + 15_000;
@@ -145,16 +144,7 @@ class ProvisioningWorkers implements JobWorkers {
       });
     }
     await this.requeueStalled();
-    this.sweep = setInterval(() => {
-      this.requeueStalled().catch((error: unknown) => {
-        deps.log.error({ err: error }, 'provisioning sweep failed; the next one retries');
-      });
-    }, deps.sweepSeconds * 1000);
-    this.sweep.unref();
-  }
-
-  stop() {
-    clearInterval(this.sweep);
+    deps.jobQueue.schedule('provisioning sweep', deps.sweepSeconds * 1000, () => this.requeueStalled());
   }
 
   /**

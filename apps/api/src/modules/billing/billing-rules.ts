@@ -3,27 +3,13 @@
  * integer cents and prices integer millionths of a dollar; products are taken in bigint so no size
  * of usage can lose a cent, and each rounding happens once, where its rule says.
  */
-import {
-  BILLING_CYCLE_PATTERN,
-  PLAN_PRICES_MICRO_USD,
-  type PlanKey,
-  type TransactionStatus,
-} from '@portal/contracts';
+import { BILLING_CYCLE_PATTERN, PLAN_PRICES_MICRO_USD, type PlanKey } from '@portal/contracts';
+import { requireCount, requireSignedCents } from '../ledger/balance-settlement.ts';
 
 const MICRO_USD_PER_CENT = 10_000n;
 /** 100 % in hundredths of a percent, the unit tax rates are kept in here. */
 const WHOLE_RATE_BASIS_POINTS = 10_000n;
 const DAY_MS = 86_400_000;
-
-function requireCount(value: number, what: string): bigint {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${what} must be a whole number ≥ 0`);
-  return BigInt(value);
-}
-
-function requireSignedCents(value: number, what: string): number {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${what} must be a whole number of cents`);
-  return value;
-}
 
 function toCents(value: bigint): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large to count in cents');
@@ -127,45 +113,6 @@ export function trialCredit(chargeCents: number, cycle: string, trial: TrialPeri
   const trialDays = Math.max(0, trialLastDay - billableFirstDay + 1);
   const creditCents = billableDays === 0 ? 0 : divideHalfUp(charge * BigInt(trialDays), BigInt(billableDays));
   return { trialDays, billableDays, creditCents };
-}
-
-export interface BalanceCharge {
-  chargeCents: number;
-  /** Service credit applied to this charge before the balance pays the rest. */
-  creditCents: number;
-  balanceCents: number;
-  /** The balance may be spent down to this (configurable, default 0; below 0 allows an overdraft). */
-  minimumBalanceCents: number;
-}
-
-export interface ChargeSettlement {
-  paidCents: number;
-  dueCents: number;
-  status: Extract<TransactionStatus, 'paid' | 'open'>;
-  balanceAfterCents: number;
-  /** Money is still due with the balance at its minimum: the account becomes inactive. */
-  accountBecomesInactive: boolean;
-}
-
-/**
- * Pays a charge from the prepaid balance: the credit first, then the balance down to its minimum.
- * Fully paid is `paid`; any remainder stays due and leaves the charge `open`.
- */
-export function settleFromBalance(charge: BalanceCharge): ChargeSettlement {
-  const chargeCents = Number(requireCount(charge.chargeCents, 'charge'));
-  const creditCents = Number(requireCount(charge.creditCents, 'credit'));
-  if (creditCents > chargeCents) throw new RangeError('credit must not exceed the charge');
-  const balance = requireSignedCents(charge.balanceCents, 'balance');
-  const spendable = Math.max(0, balance - requireSignedCents(charge.minimumBalanceCents, 'minimum balance'));
-  const paidCents = Math.min(chargeCents - creditCents, spendable);
-  const dueCents = chargeCents - creditCents - paidCents;
-  return {
-    paidCents,
-    dueCents,
-    status: dueCents === 0 ? 'paid' : 'open',
-    balanceAfterCents: balance - paidCents,
-    accountBecomesInactive: dueCents > 0,
-  };
 }
 
 /** Tax on an amount at a rate in hundredths of a percent, rounded up to the cent (§5). */

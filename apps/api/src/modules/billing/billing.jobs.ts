@@ -1,43 +1,41 @@
-import crypto from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RegionKey } from '@portal/contracts';
 import { portalName } from '../../auth/auth.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { accountInactiveMail } from '../../mail/templates.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { updateApplicationInState } from '../applications/applications.repository.ts';
+import { invoiceNumber } from '../ledger/invoice-number.ts';
+import { changeEachApplication, reactivateForgottenApplications } from '../ledger/ledger.jobs.ts';
+import {
+  findAccount,
+  findTransaction,
+  listApplicationsInState,
+  listOwedInactiveNotices,
+} from '../ledger/ledger.repository.ts';
+import {
+  GRACE_DAYS,
+  clearOwedInactiveNotice,
+  inactivateForOverdueInvoices,
+} from '../ledger/ledger.service.ts';
+import { creditOf, invoiceTotals } from './billing-reads.ts';
 import { formatUsd } from './billing-rules.ts';
 import {
-  clearOwedInactiveNotice,
-  findAccount,
-  findCreditAmount,
-  findTransaction,
-  hasOpenCharges,
-  listActiveAccountsWithSuspendedApplications,
-  listApplicationsInState,
   listApplicationsWithNetwork,
-  listOverdueFlatRateInvoices,
-  listOwedInactiveNotices,
   listSuperAdminEmails,
-  lockBalance,
-  markAccountActive,
-  markAccountInactive,
   recordApplicationUsage,
 } from './billing.repository.ts';
-import { billingRunMetrics, billingService, invoiceNumber, type BillingDeps } from './billing.service.ts';
+import type { monthlyRunService } from './monthly-run.service.ts';
 
 const IMPORT_USAGE_QUEUE = 'import-usage';
 const BILL_MONTH_QUEUE = 'bill-month';
 const ACCOUNT_INACTIVE_QUEUE = 'account-inactive';
 const ACCOUNT_INACTIVE_MAIL_QUEUE = 'account-inactive-mail';
 const DEACTIVATE_APPLICATIONS_QUEUE = 'deactivate-applications';
-const REACTIVATE_APPLICATIONS_QUEUE = 'reactivate-applications';
 /** Region calls for each application of one organisation, and the mail. */
 const ACCOUNT_JOB_EXPIRY_SECONDS = 10 * 60;
-/** How long an inactive account keeps its applications running, and how long a flat-rate invoice may stay open. */
-export const GRACE_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Regions answer within the client's 10 s time-out each, called side by side; the rest is database writes. */
 const IMPORT_EXPIRY_SECONDS = 5 * 60;
@@ -76,13 +74,8 @@ interface DeactivateApplicationsJob extends AccountInactiveJob {
   deactivateAt: string;
 }
 
-interface ReactivateApplicationsJob {
-  organizationId: string;
-}
-
 export interface BillingJobsDeps {
   db: Db;
-  productName: string;
   mailer: Mailer;
   /** The portal's name and address, for the mail. */
   portalName: string;
@@ -94,7 +87,8 @@ export interface BillingJobsDeps {
   /** How often the schedule looks for due work; 0 leaves it off. */
   scheduleSeconds: number;
   log: FastifyBaseLogger;
-  onRunFinished?: BillingDeps['onRunFinished'];
+  /** The monthly run the bill of a closed month is. */
+  monthlyRun: ReturnType<typeof monthlyRunService>;
 }
 
 function cycleOf(date: Date): string {
@@ -148,14 +142,14 @@ export async function importUsage(
 }
 
 /**
- * Bills a closed month (billingService's run: each organisation once, however often this runs).
+ * Bills a closed month (the monthly run: each organisation once, however often this runs).
  * Organisations that could not be billed make the job throw, so the retry bills them.
  */
 export async function billMonth(
-  deps: Pick<BillingJobsDeps, 'db' | 'productName' | 'jobQueue' | 'now' | 'onRunFinished'>,
+  deps: Pick<BillingJobsDeps, 'db' | 'monthlyRun' | 'jobQueue' | 'now'>,
   cycle: string,
 ) {
-  const run = await billingService(deps).runMonthlyBilling({ cycle, now: deps.now() });
+  const run = await deps.monthlyRun.runMonthlyBilling({ cycle, now: deps.now() });
   await sendOwedInactiveNotices(deps);
   if (run.failed.length > 0) {
     const failures = run.failed.map((failure) => `${failure.organizationId}: ${failure.error}`);
@@ -183,8 +177,7 @@ export async function sendOwedInactiveNotices(deps: Pick<BillingJobsDeps, 'db' |
  */
 async function accountBecameInactive(jobQueue: JobQueue, organizationId: string, transactionId: number) {
   const job: AccountInactiveJob = { organizationId, transactionId };
-  await sendOnce(
-    jobQueue,
+  await jobQueue.sendOnce(
     ACCOUNT_INACTIVE_QUEUE,
     job,
     jobIdOf('account-inactive', organizationId, String(transactionId)),
@@ -233,10 +226,7 @@ export async function mailInactiveAccountNotice(deps: AccountJobDeps, job: Accou
   const inactive = await stillInactiveFor(db, job);
   if (!inactive) return;
   const { transaction } = inactive;
-  const creditCents = transaction.creditTransactionId
-    ? await findCreditAmount(db, job.organizationId, transaction.creditTransactionId)
-    : 0;
-  const dueCents = Math.max(0, transaction.amountCents - creditCents - transaction.paymentAmountCents);
+  const { dueCents } = invoiceTotals(transaction, await creditOf(db, job.organizationId, transaction));
   await deps.mailer.send(
     accountInactiveMail({
       to: job.to,
@@ -248,25 +238,6 @@ export async function mailInactiveAccountNotice(deps: AccountJobDeps, job: Accou
       deactivationDays: GRACE_DAYS,
     }),
   );
-}
-
-/**
- * Calls the region for each application and then records its new state; one that fails leaves the
- * others done, and the error is thrown at the end so the job retries the rest.
- */
-async function changeEachApplication(
-  applications: Awaited<ReturnType<typeof listApplicationsInState>>,
-  change: (application: (typeof applications)[number], networkId: string) => Promise<void>,
-) {
-  const failures: string[] = [];
-  for (const application of applications) {
-    try {
-      if (application.networkId) await change(application, application.networkId);
-    } catch (error) {
-      failures.push(`${application.id}: ${(error as Error).message}`);
-    }
-  }
-  if (failures.length > 0) throw new Error(failures.join('; '));
 }
 
 /**
@@ -296,78 +267,6 @@ export async function deactivateApplicationsOfInactiveAccount(
   deps.log.info({ organizationId }, 'applications of an inactive account deactivated');
 }
 
-/** Reactivates in their regions the applications the system deactivated, while the account is active. */
-export async function reactivateApplicationsOfAccount(deps: AccountJobDeps, job: ReactivateApplicationsJob) {
-  const { db, regions } = deps;
-  const { organizationId } = job;
-  if ((await findAccount(db, organizationId))?.accountStatus !== 'active') return;
-  const suspended = await listApplicationsInState(db, organizationId, 'temporary_inactive');
-  await changeEachApplication(suspended, async (application, networkId) => {
-    await regions.reactivateNetwork(application.region, networkId);
-    await updateApplicationInState(db, organizationId, application.id, 'temporary_inactive', {
-      state: 'active',
-      deactivatedAt: null,
-    });
-  });
-}
-
-/**
- * Sets an account inactive for billing active once nothing is due, within the caller's database
- * transaction (which holds the organisation's row lock): a payment's settlement, or the one below.
- * An account an operator suspended stays so, whatever is paid (only an operator lifts it).
- */
-export async function markActiveWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
-  if ((await findAccount(tx, organizationId))?.inactiveReason !== 'billing') return false;
-  if (await hasOpenCharges(tx, organizationId)) return false;
-  return markAccountActive(tx, organizationId, 'billing');
-}
-
-/**
- * Once nothing is due, sets the account inactive for billing active and reactivates its applications
- * at once through a job; false while a charge is still open, or the account is not inactive for
- * billing (an operator's suspension stays).
- */
-export async function reactivateAccountWhenSettled(
-  db: Db,
-  jobQueue: JobQueue,
-  organizationId: string,
-): Promise<boolean> {
-  const reactivated = await db.transaction(async (tx) => {
-    await lockBalance(tx, organizationId);
-    return markActiveWhenNothingDue(tx, organizationId);
-  });
-  if (reactivated) await reactivateApplicationsSoon(jobQueue, organizationId);
-  return reactivated;
-}
-
-/** Sends the job that reactivates the applications the system deactivated, once the account is active. */
-export async function reactivateApplicationsSoon(jobQueue: JobQueue, organizationId: string) {
-  const job: ReactivateApplicationsJob = { organizationId };
-  await jobQueue.send(REACTIVATE_APPLICATIONS_QUEUE, job, { id: crypto.randomUUID() });
-}
-
-/**
- * Sends, at most once a day per account, the reactivation of applications an active account still
- * has suspended: a crash between setting the account active and sending its reactivation, or a
- * reactivation whose retries ran out, leaves them so, and nothing else would look again.
- */
-export async function reactivateForgottenApplications(
-  deps: Pick<BillingJobsDeps, 'db' | 'jobQueue' | 'now'>,
-) {
-  const day = deps.now().toISOString().slice(0, 10);
-  const organizations = await listActiveAccountsWithSuspendedApplications(deps.db);
-  for (const organizationId of organizations) {
-    const job: ReactivateApplicationsJob = { organizationId };
-    await sendOnce(
-      deps.jobQueue,
-      REACTIVATE_APPLICATIONS_QUEUE,
-      job,
-      jobIdOf('reactivate-forgotten', organizationId, day),
-    );
-  }
-  return organizations;
-}
-
 /**
  * Flat-rate invoices open for the grace period make their accounts inactive, with the same notice;
  * the notices owed are sent after, those a crash left unsent included.
@@ -375,33 +274,20 @@ export async function reactivateForgottenApplications(
 export async function inactivateAccountsWithOverdueInvoices(
   deps: Pick<BillingJobsDeps, 'db' | 'jobQueue' | 'now'>,
 ) {
-  const issuedBefore = new Date(deps.now().getTime() - GRACE_DAYS * DAY_MS);
-  for (const overdue of await listOverdueFlatRateInvoices(deps.db, issuedBefore)) {
-    await markAccountInactive(deps.db, overdue.organizationId, overdue.transactionId);
-  }
+  await inactivateForOverdueInvoices(deps.db, deps.now());
   await sendOwedInactiveNotices(deps);
-}
-
-/**
- * Sends a job unless one with its id is queued, running or archived (pg-boss keeps archived jobs
- * for 7 days, longer than the schedule's windows), so it is sent once however often this is asked.
- */
-async function sendOnce(jobQueue: JobQueue, queue: string, data: object, id: string) {
-  if (await jobQueue.boss.getJobById(queue, id, { includeArchive: true })) return;
-  await jobQueue.send(queue, data, { id });
 }
 
 /** Closes a month: its final usage import, then its bill once that import has succeeded. */
 export async function closeMonth(jobQueue: JobQueue, cycle: string) {
   const job: ImportUsageJob = { cycle, billAfter: true };
-  await sendOnce(jobQueue, IMPORT_USAGE_QUEUE, job, jobIdOf('close-month', cycle));
+  await jobQueue.sendOnce(IMPORT_USAGE_QUEUE, job, jobIdOf('close-month', cycle));
 }
 
 /** The billing jobs of one server and the schedule that sends them. */
 class BillingWorkers implements JobWorkers {
   /** An import finishes within its region calls' time-outs; a cut one (or a cut billing run) is retried. */
   readonly finishWithinMs = 15_000;
-  private schedule: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: BillingJobsDeps) {}
 
@@ -414,7 +300,6 @@ class BillingWorkers implements JobWorkers {
       [ACCOUNT_INACTIVE_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
       [ACCOUNT_INACTIVE_MAIL_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
       [DEACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
-      [REACTIVATE_APPLICATIONS_QUEUE, ACCOUNT_JOB_EXPIRY_SECONDS],
     ] as const) {
       const queue = {
         name,
@@ -432,7 +317,7 @@ class BillingWorkers implements JobWorkers {
       const { cycle, billAfter } = job.data;
       const { recorded } = await importUsage(deps, cycle);
       deps.log.info({ cycle, recorded }, 'usage imported');
-      if (billAfter) await sendOnce(deps.jobQueue, BILL_MONTH_QUEUE, { cycle }, jobIdOf('bill-month', cycle));
+      if (billAfter) await deps.jobQueue.sendOnce(BILL_MONTH_QUEUE, { cycle }, jobIdOf('bill-month', cycle));
     });
     await deps.jobQueue.work<BillMonthJob>(BILL_MONTH_QUEUE, {}, async ([job]) => {
       if (!job) return;
@@ -451,21 +336,9 @@ class BillingWorkers implements JobWorkers {
     await deps.jobQueue.work<DeactivateApplicationsJob>(DEACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
       if (job) await deactivateApplicationsOfInactiveAccount(deps, job.data);
     });
-    await deps.jobQueue.work<ReactivateApplicationsJob>(REACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
-      if (job) await reactivateApplicationsOfAccount(deps, job.data);
-    });
     if (deps.scheduleSeconds === 0) return;
     await this.sendDueJobs();
-    this.schedule = setInterval(() => {
-      this.sendDueJobs().catch((error: unknown) => {
-        deps.log.error({ err: error }, 'billing schedule failed; the next one retries');
-      });
-    }, deps.scheduleSeconds * 1000);
-    this.schedule.unref();
-  }
-
-  stop() {
-    clearInterval(this.schedule);
+    deps.jobQueue.schedule('billing', deps.scheduleSeconds * 1000, () => this.sendDueJobs());
   }
 
   /**
@@ -477,8 +350,7 @@ class BillingWorkers implements JobWorkers {
     const { jobQueue, now } = this.deps;
     const today = now();
     const job: ImportUsageJob = { cycle: cycleOf(today) };
-    await sendOnce(
-      jobQueue,
+    await jobQueue.sendOnce(
       IMPORT_USAGE_QUEUE,
       job,
       jobIdOf('import-usage', today.toISOString().slice(0, 10)),
@@ -497,7 +369,7 @@ export async function billingJobs(app: FastifyInstance) {
   app.jobQueue.addWorkers(
     new BillingWorkers({
       db: app.database.db,
-      productName: app.config.productName,
+      monthlyRun: app.billing.monthlyRun,
       mailer: app.mailer,
       portalName: portalName(app.config),
       publicUrl: app.config.publicUrl,
@@ -506,7 +378,6 @@ export async function billingJobs(app: FastifyInstance) {
       now: () => new Date(),
       scheduleSeconds: app.config.billingScheduleSeconds,
       log: app.log,
-      onRunFinished: billingRunMetrics(app.metrics),
     }),
   );
 }

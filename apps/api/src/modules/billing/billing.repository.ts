@@ -1,13 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, like, lt, max, or, sql, sum } from 'drizzle-orm';
-import {
-  SUPER_ADMIN_ROLE,
-  type ApplicationState,
-  type ContractType,
-  type InactiveReason,
-  type InvoiceType,
-  type TransactionSort,
-  type TransactionStatus,
-} from '@portal/contracts';
+import { SUPER_ADMIN_ROLE, type ContractType, type TransactionSort } from '@portal/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
@@ -71,36 +63,6 @@ export async function searchTransactions(
     .where(and(ofOrganization(organizationId), like(paddedIdBytes, `${digits}%`)))
     .orderBy(asc(paddedIdBytes))
     .limit(limit);
-}
-
-/** A transaction of the organisation, by its id or by the idempotency key of the request that wrote it. */
-export async function findTransaction(
-  executor: Executor,
-  organizationId: string,
-  by: number | { idempotencyKey: string },
-): Promise<TransactionRow | undefined> {
-  const identified =
-    typeof by === 'number' ? eq(transactions.id, by) : eq(transactions.idempotencyKey, by.idempotencyKey);
-  const [row] = await executor
-    .select()
-    .from(transactions)
-    .where(and(ofOrganization(organizationId), identified))
-    .limit(1);
-  return row;
-}
-
-/** The amount of a credit (trial credit, free credit) that covers another transaction; 0 if none. */
-export async function findCreditAmount(
-  executor: Executor,
-  organizationId: string,
-  creditTransactionId: number,
-): Promise<number> {
-  const [row] = await executor
-    .select({ amountCents: transactions.amountCents })
-    .from(transactions)
-    .where(and(ofOrganization(organizationId), eq(transactions.id, creditTransactionId)))
-    .limit(1);
-  return row?.amountCents ?? 0;
 }
 
 /** The lines of one transaction's invoice, in the order they were billed. */
@@ -262,55 +224,6 @@ export async function findTaxRatePercent(executor: Executor, countryCode: string
   return row?.ratePercent ?? '0';
 }
 
-export interface CycleTransactionValues {
-  type: 'service_charge' | 'service_credit';
-  status: TransactionStatus;
-  billingCycle: string;
-  amountCents: number;
-  taxAmountCents?: number;
-  taxRatePercent?: string;
-  invoiceType?: InvoiceType;
-  notes?: string;
-  paidAt?: Date;
-}
-
-/**
- * Writes the organisation's transaction of a billing cycle unless one of its type exists already;
- * undefined when it does, so the caller knows the cycle was billed (by an earlier or a concurrent
- * run: on PostgreSQL this waits for a concurrent insert of the same key to commit or roll back).
- */
-export async function insertCycleTransaction(
-  tx: Tx,
-  organizationId: string,
-  values: CycleTransactionValues,
-): Promise<TransactionRow | undefined> {
-  const [row] = await tx
-    .insert(transactions)
-    .values({ ...values, organizationId })
-    .onConflictDoNothing({
-      target: [transactions.organizationId, transactions.billingCycle, transactions.type],
-    })
-    .returning();
-  return row;
-}
-
-/**
- * Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's
- * note; undefined when its idempotency key names an earlier transaction.
- */
-export async function insertGrantedCredit(
-  tx: Tx,
-  organizationId: string,
-  values: { amountCents: number; notes: string; paidAt: Date; idempotencyKey: string | null },
-): Promise<TransactionRow | undefined> {
-  const [row] = await tx
-    .insert(transactions)
-    .values({ ...values, organizationId, type: 'service_credit', status: 'paid' })
-    .onConflictDoNothing({ target: [transactions.organizationId, transactions.idempotencyKey] })
-    .returning();
-  return row;
-}
-
 export type InvoiceLineValues = Omit<typeof lines.$inferInsert, 'id' | 'organizationId' | 'transactionId'>;
 
 export async function insertInvoiceLines(
@@ -321,82 +234,6 @@ export async function insertInvoiceLines(
 ) {
   if (invoiceLines.length === 0) return;
   await tx.insert(lines).values(invoiceLines.map((line) => ({ ...line, organizationId, transactionId })));
-}
-
-/** Locks the organisation's row until the transaction ends and answers its balance and minimum. */
-export async function lockBalance(tx: Tx, organizationId: string) {
-  const { organization } = schema;
-  const [row] = await tx
-    .select({
-      balanceCents: organization.balanceCents,
-      minimumBalanceCents: organization.minimumBalanceCents,
-    })
-    .from(organization)
-    .where(eq(organization.id, organizationId))
-    .for('no key update');
-  if (!row) throw new Error(`organisation ${organizationId} not found`);
-  return row;
-}
-
-/** Moves the balance by `amountCents` and records the movement against the transaction causing it. */
-export async function moveBalance(
-  tx: Tx,
-  organizationId: string,
-  transactionId: number,
-  amountCents: number,
-) {
-  const { organization } = schema;
-  const [updated] = await tx
-    .update(organization)
-    .set({ balanceCents: sql`${organization.balanceCents} + ${amountCents}`, updatedAt: new Date() })
-    .where(eq(organization.id, organizationId))
-    .returning({ balanceCents: organization.balanceCents });
-  if (!updated) throw new Error(`organisation ${organizationId} not found`);
-  await tx.insert(schema.balanceMovement).values({
-    organizationId,
-    transactionId,
-    amountCents,
-    balanceAfterCents: updated.balanceCents,
-  });
-  return updated.balanceCents;
-}
-
-/** Records what was paid of a transaction and its resulting status. */
-export async function settleTransaction(
-  tx: Tx,
-  organizationId: string,
-  transactionId: number,
-  values: Pick<TransactionRow, 'status' | 'paymentAmountCents' | 'paidAt' | 'creditTransactionId'>,
-) {
-  await tx
-    .update(transactions)
-    .set(values)
-    .where(and(ofOrganization(organizationId), eq(transactions.id, transactionId)));
-}
-
-/**
- * Sets an active account inactive for billing (a charge or invoice left unpaid); true when it was
- * active until now. An account already inactive keeps its reason: an operator's suspension stays one.
- * Made inactive by a transaction left due, the account owes its super-admins a notice about it,
- * recorded with the status.
- */
-export async function markAccountInactive(
-  executor: Executor,
-  organizationId: string,
-  noticeOwedFor: number | null = null,
-): Promise<boolean> {
-  const { organization } = schema;
-  const rows = await executor
-    .update(organization)
-    .set({
-      accountStatus: 'inactive',
-      inactiveReason: 'billing',
-      inactiveNoticeTransactionId: noticeOwedFor,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(organization.id, organizationId), eq(organization.accountStatus, 'active')))
-    .returning({ id: organization.id });
-  return rows.length > 0;
 }
 
 /*
@@ -414,20 +251,6 @@ export async function listApplicationsWithNetwork(executor: Executor) {
     .orderBy(asc(application.id));
 }
 
-/** The organisation's name, account status and why it is inactive. */
-export async function findAccount(executor: Executor, organizationId: string) {
-  const { organization } = schema;
-  const [row] = await executor
-    .select({
-      name: organization.name,
-      accountStatus: organization.accountStatus,
-      inactiveReason: organization.inactiveReason,
-    })
-    .from(organization)
-    .where(eq(organization.id, organizationId));
-  return row;
-}
-
 /** The addresses of the organisation's super-admins, who are told when the account becomes inactive. */
 export async function listSuperAdminEmails(executor: Executor, organizationId: string): Promise<string[]> {
   const { member, user } = schema;
@@ -438,130 +261,6 @@ export async function listSuperAdminEmails(executor: Executor, organizationId: s
     .where(and(eq(member.organizationId, organizationId), eq(member.roleId, SUPER_ADMIN_ROLE)))
     .orderBy(asc(user.email));
   return rows.map((row) => row.email);
-}
-
-/** Whether the organisation still owes money: a service charge not (fully) paid, or being paid by card. */
-export async function hasOpenCharges(executor: Executor, organizationId: string): Promise<boolean> {
-  const [row] = await executor
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(
-      and(
-        ofOrganization(organizationId),
-        eq(transactions.type, 'service_charge'),
-        inArray(transactions.status, ['open', 'processing']),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/** Flat-rate invoices still open that were issued before `issuedBefore`, oldest first. */
-export async function listOverdueFlatRateInvoices(executor: Executor, issuedBefore: Date) {
-  return executor
-    .select({ organizationId: transactions.organizationId, transactionId: transactions.id })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.type, 'service_charge'),
-        eq(transactions.invoiceType, 'component_based'),
-        eq(transactions.status, 'open'),
-        lt(transactions.createdAt, issuedBefore),
-      ),
-    )
-    .orderBy(asc(transactions.createdAt));
-}
-
-/** Inactive accounts whose notice is owed, with the transaction left due that made them so. */
-export async function listOwedInactiveNotices(executor: Executor) {
-  const { organization } = schema;
-  const rows = await executor
-    .select({ organizationId: organization.id, transactionId: organization.inactiveNoticeTransactionId })
-    .from(organization)
-    .where(
-      and(eq(organization.accountStatus, 'inactive'), isNotNull(organization.inactiveNoticeTransactionId)),
-    );
-  return rows.flatMap(({ organizationId, transactionId }) =>
-    transactionId === null ? [] : [{ organizationId, transactionId }],
-  );
-}
-
-/** Records the notice of that transaction as queued. */
-export async function clearOwedInactiveNotice(
-  executor: Executor,
-  organizationId: string,
-  transactionId: number,
-) {
-  const { organization } = schema;
-  await executor
-    .update(organization)
-    .set({ inactiveNoticeTransactionId: null })
-    .where(
-      and(eq(organization.id, organizationId), eq(organization.inactiveNoticeTransactionId, transactionId)),
-    );
-}
-
-/**
- * Suspends the account for the operator, whether it was active or inactive for billing: the
- * operator's word wins, and only an operator makes the account active again. A notice owed for a
- * debt stays owed.
- */
-export async function suspendAccount(executor: Executor, organizationId: string) {
-  const { organization } = schema;
-  await executor
-    .update(organization)
-    .set({ accountStatus: 'inactive', inactiveReason: 'operator', updatedAt: new Date() })
-    .where(eq(organization.id, organizationId));
-}
-
-/**
- * Sets an inactive account active; true when it was inactive until now. Given a reason, only an
- * account inactive for that reason: a payment ends billing inactivity, never an operator's
- * suspension, and the condition is in the update so a suspension written meanwhile is never undone.
- */
-export async function markAccountActive(
-  executor: Executor,
-  organizationId: string,
-  onlyWhenInactiveFor?: InactiveReason,
-): Promise<boolean> {
-  const { organization } = schema;
-  const rows = await executor
-    .update(organization)
-    .set({
-      accountStatus: 'active',
-      inactiveReason: null,
-      inactiveNoticeTransactionId: null,
-      updatedAt: new Date(),
-    })
-    .where(
-      and(
-        eq(organization.id, organizationId),
-        eq(organization.accountStatus, 'inactive'),
-        onlyWhenInactiveFor && eq(organization.inactiveReason, onlyWhenInactiveFor),
-      ),
-    )
-    .returning({ id: organization.id });
-  return rows.length > 0;
-}
-
-/** The organisation's applications in a state that have a network in their region. */
-export async function listApplicationsInState(
-  executor: Executor,
-  organizationId: string,
-  state: ApplicationState,
-) {
-  const { application } = schema;
-  return executor
-    .select({ id: application.id, region: application.region, networkId: application.networkId })
-    .from(application)
-    .where(
-      and(
-        eq(application.organizationId, organizationId),
-        eq(application.state, state),
-        isNotNull(application.networkId),
-      ),
-    )
-    .orderBy(asc(application.id));
 }
 
 /**
@@ -627,19 +326,4 @@ export async function listMonthlyUsage(executor: Executor, organizationId: strin
       ),
     )
     .orderBy(asc(application.createdAt), asc(application.id), asc(applicationUsage.billingCycle));
-}
-
-/**
- * Active organisations that still have applications the system suspended: their reactivation was
- * owed but not done (the job failed for good, or a crash came between the status and the job).
- */
-export async function listActiveAccountsWithSuspendedApplications(executor: Executor): Promise<string[]> {
-  const { application, organization } = schema;
-  const rows = await executor
-    .selectDistinct({ id: organization.id })
-    .from(organization)
-    .innerJoin(application, eq(application.organizationId, organization.id))
-    .where(and(eq(organization.accountStatus, 'active'), eq(application.state, 'temporary_inactive')))
-    .orderBy(asc(organization.id));
-  return rows.map((row) => row.id);
 }

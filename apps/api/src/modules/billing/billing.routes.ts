@@ -17,34 +17,17 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resolveAuthSecret } from '../../auth/secret.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import { billingService } from './billing.service.ts';
-import { invoiceLinkKey, invoiceLinkRefusal, invoiceLinks } from './invoice-links.ts';
-
-function serviceOf(app: FastifyInstance) {
-  const { config } = app;
-  return billingService({
-    db: app.database.db,
-    productName: config.productName,
-    invoices: {
-      links: invoiceLinks({
-        key: invoiceLinkKey(resolveAuthSecret(config.authSecret, config.dataDir)),
-        publicUrl: config.publicUrl,
-      }),
-      sellerAddressLines: config.sellerAddressLines,
-    },
-  });
-}
+import { invoiceLinkRefusal } from './invoice-links.ts';
 
 const InvoicePdfSchema = z
   .custom<Buffer>((value) => Buffer.isBuffer(value))
   .meta({ type: 'string', format: 'binary', description: 'The invoice PDF' });
 const RefusalPageSchema = z.string().describe('A page saying the link is not valid or has expired');
 
-/** /api/v1/transactions: the organisation's ledger, its invoices and what they come to (VIEW_BILLING). */
+/** /api/v1/transactions: the organisation's transactions, their invoices and what they come to (VIEW_BILLING). */
 export async function transactionsRoutes(app: FastifyInstance) {
-  const service = serviceOf(app);
+  const service = app.billing.transactions;
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Before body validation: a caller without a session learns 401, not what a valid body looks like.
   r.addHook('onRequest', app.authenticate);
@@ -96,7 +79,7 @@ export async function transactionsRoutes(app: FastifyInstance) {
  * in a new tab without a session; a refused link answers a page for the person who opened it.
  */
 export async function invoicesRoutes(app: FastifyInstance) {
-  const service = serviceOf(app);
+  const service = app.billing.invoices;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/:id.pdf',
@@ -139,7 +122,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
  * (VIEW_PLAN_DETAIL).
  */
 export async function planUsageRoutes(app: FastifyInstance) {
-  const service = serviceOf(app);
+  const service = app.billing.planUsage;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
 

@@ -21,7 +21,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isSameSecret } from '../../auth/secret.ts';
 import { AppError } from '../../errors.ts';
-import { billingRunMetrics } from '../billing/billing.service.ts';
 import { operatorToken } from './operator-token.ts';
 import { operatorsService } from './operators.service.ts';
 
@@ -34,10 +33,10 @@ import { operatorsService } from './operators.service.ts';
 export async function operatorsRoutes(app: FastifyInstance) {
   const service = operatorsService({
     db: app.database.db,
-    productName: app.config.productName,
     regions: app.regions,
     jobQueue: app.jobQueue,
-    onBillingRunFinished: billingRunMetrics(app.metrics),
+    ledger: app.ledger,
+    monthlyRun: app.billing.monthlyRun,
   });
   const token = operatorToken(app.config);
   const r = app.withTypeProvider<ZodTypeProvider>();

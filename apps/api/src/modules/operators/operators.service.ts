@@ -24,13 +24,9 @@ import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { hasCardPayment, updateOrganization } from '../accounts/accounts.repository.ts';
 import { centsToUsd, usdToCents } from '../billing/billing-rules.ts';
-import {
-  importUsage,
-  reactivateApplicationsSoon,
-  sendOwedInactiveNotices,
-} from '../billing/billing.jobs.ts';
-import { markAccountActive, suspendAccount } from '../billing/billing.repository.ts';
-import { billingService, type BillingDeps } from '../billing/billing.service.ts';
+import { importUsage, sendOwedInactiveNotices } from '../billing/billing.jobs.ts';
+import type { Billing } from '../billing/billing.plugin.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import { queueTwoFactorResetMail } from './operators.jobs.ts';
 import {
@@ -45,10 +41,11 @@ import {
 
 export interface OperatorsDeps {
   db: Db;
-  productName: string;
   regions: RegionClient;
   jobQueue: JobQueue;
-  onBillingRunFinished?: BillingDeps['onRunFinished'];
+  /** Credit grants and the account status. */
+  ledger: LedgerService;
+  monthlyRun: Billing['monthlyRun'];
   now?: () => Date;
 }
 
@@ -79,10 +76,10 @@ function toSummary(row: OrganizationRow): OperatorOrganizationSummary {
 /** The operator's work on organisations and on billing, for the operator API (`npm run portal`). */
 export function operatorsService({
   db,
-  productName,
   regions,
   jobQueue,
-  onBillingRunFinished,
+  ledger,
+  monthlyRun,
   now = () => new Date(),
 }: OperatorsDeps) {
   /** An organisation named by its id or by the address of one of its members; 404 when there is none. */
@@ -161,18 +158,10 @@ export function operatorsService({
       });
     },
 
-    /**
-     * Sets the account status. Inactive is a suspension (reason operator), also over billing
-     * inactivity, which payments and new cards do not lift. Active lifts either reason, and the
-     * account gets back the applications the system deactivated while it was inactive, through the
-     * same job a settled debt sends.
-     */
+    /** Sets the account status as the ledger's rule for an operator's word has it. */
     async setStatus(reference: string, { status }: SetStatusRequest): Promise<OperatorOrganization> {
       const organizationId = await resolveOrganizationId(reference);
-      if (status === 'inactive') await suspendAccount(db, organizationId);
-      else if (await markAccountActive(db, organizationId)) {
-        await reactivateApplicationsSoon(jobQueue, organizationId);
-      }
+      await ledger.setStatusByOperator(organizationId, status);
       return present(organizationId);
     },
 
@@ -210,7 +199,7 @@ export function operatorsService({
       { amount, note, idempotencyKey }: GrantCreditRequest,
     ): Promise<GrantCreditResponse> {
       const organizationId = await resolveOrganizationId(reference);
-      const grant = await billingService({ db, productName }).grantCredit(organizationId, {
+      const grant = await ledger.grantCredit(organizationId, {
         amountCents: usdToCents(amount),
         note,
         idempotencyKey,
@@ -249,8 +238,7 @@ export function operatorsService({
           message: `month: ${month} has not ended yet; a month is billed once it is over.`,
         });
       }
-      const billing = billingService({ db, productName, onRunFinished: onBillingRunFinished });
-      const run = await billing.runMonthlyBilling({ cycle: month, organizationId, now: at });
+      const run = await monthlyRun.runMonthlyBilling({ cycle: month, organizationId, now: at });
       await sendOwedInactiveNotices({ db, jobQueue });
       return {
         month: run.cycle,

@@ -16,7 +16,8 @@ import {
   markLowBalanceWarned,
   type PaymentAttemptRow,
 } from './payments.repository.ts';
-import { paymentsService, type PaymentsDeps } from './payments.service.ts';
+import type { PaymentsService } from './payments.service.ts';
+import { invoiceNumber } from '../ledger/invoice-number.ts';
 
 const PAYMENT_RECEIPT_QUEUE = 'payment-receipt';
 const LOW_BALANCE_MAIL_QUEUE = 'low-balance-mail';
@@ -37,7 +38,7 @@ interface PaymentReceiptJob {
 }
 
 /** Queues the receipt of a payment to each super-admin, each once however often this is asked. */
-async function sendReceipts(db: Db, jobQueue: JobQueue, attempt: PaymentAttemptRow) {
+export async function sendReceipts(db: Db, jobQueue: JobQueue, attempt: PaymentAttemptRow) {
   for (const to of await listSuperAdminEmails(db, attempt.organizationId)) {
     const job: PaymentReceiptJob = { organizationId: attempt.organizationId, attemptId: attempt.id, to };
     await jobQueue.send(PAYMENT_RECEIPT_QUEUE, job, {
@@ -55,26 +56,6 @@ interface LowBalanceMailJob {
   lastMonthCents: number;
 }
 
-type PaymentsServiceDeps = Omit<PaymentsDeps, 'onPaymentSucceeded'>;
-
-/** The payments service, its successful payments followed by their receipts. */
-export function paymentsServiceFor(deps: PaymentsServiceDeps) {
-  return paymentsService({
-    ...deps,
-    onPaymentSucceeded: (attempt) => sendReceipts(deps.db, deps.jobQueue, attempt),
-  });
-}
-
-export function paymentsServiceOf(app: FastifyInstance) {
-  return paymentsServiceFor({
-    db: app.database.db,
-    gateway: app.paymentGateway,
-    jobQueue: app.jobQueue,
-    cardAttemptLimits: app.config.cardAttemptLimits,
-    metrics: app.metrics,
-  });
-}
-
 interface ReceiptDeps {
   db: Db;
   mailer: Mailer;
@@ -88,7 +69,7 @@ export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJ
   const organization = await findPayingOrganization(deps.db, job.organizationId);
   if (attempt?.status !== 'succeeded' || !organization || attempt.resultTransactionId === null) return;
   const brand = CARD_TYPE_LABELS[attempt.cardBrand as CardType] ?? attempt.cardBrand ?? 'card';
-  const transactionId = padTransactionId(attempt.resultTransactionId);
+  const transactionId = attempt.resultTransactionId;
   await deps.mailer.send(
     paymentReceiptMail({
       to: job.to,
@@ -96,8 +77,11 @@ export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJ
       organizationName: organization.name,
       amount: `USD ${formatUsd(attempt.amountCents)}`,
       card: `${brand} card ending in ${attempt.cardLast4 ?? '????'}`,
-      paidFor: attempt.purpose === 'topup' ? 'Top-up of the prepaid balance' : `Invoice INV-${transactionId}`,
-      link: new URL(`/billing/asc/${transactionId}`, deps.publicUrl).toString(),
+      paidFor:
+        attempt.purpose === 'topup'
+          ? 'Top-up of the prepaid balance'
+          : `Invoice ${invoiceNumber(transactionId)}`,
+      link: new URL(`/billing/asc/${padTransactionId(transactionId)}`, deps.publicUrl).toString(),
     }),
   );
 }
@@ -147,14 +131,13 @@ export async function mailLowBalanceWarning(deps: ReceiptDeps, job: LowBalanceMa
  * or the gateway's answer was lost) by asking the gateway again with its idempotency key.
  */
 export async function reconcilePaymentAttempts(
-  deps: PaymentsServiceDeps & { log: FastifyBaseLogger },
+  deps: { db: Db; payments: PaymentsService; log: FastifyBaseLogger },
   createdBefore: Date,
 ) {
-  const service = paymentsServiceFor(deps);
   const outcomes = { succeeded: 0, refused: 0, pending: 0 };
   for (const attempt of await listUnsettledAttempts(deps.db, createdBefore)) {
     try {
-      outcomes[await service.reconcile(attempt)] += 1;
+      outcomes[await deps.payments.reconcile(attempt)] += 1;
     } catch (error) {
       outcomes.pending += 1;
       deps.log.error(
@@ -166,7 +149,9 @@ export async function reconcilePaymentAttempts(
   return outcomes;
 }
 
-interface PaymentWorkersDeps extends PaymentsServiceDeps, ReceiptDeps {
+interface PaymentWorkersDeps extends ReceiptDeps {
+  payments: PaymentsService;
+  jobQueue: JobQueue;
   log: FastifyBaseLogger;
   scheduleSeconds: number;
 }
@@ -177,7 +162,6 @@ interface PaymentWorkersDeps extends PaymentsServiceDeps, ReceiptDeps {
  */
 class PaymentWorkers implements JobWorkers {
   readonly finishWithinMs = 15_000;
-  private schedule: NodeJS.Timeout | undefined;
   private readonly startedAt = new Date();
   private reconciling: Promise<void> = Promise.resolve();
 
@@ -205,22 +189,15 @@ class PaymentWorkers implements JobWorkers {
     // What an earlier run of the server left unsettled (a crash mid-payment) is settled now.
     this.reconcile(this.startedAt);
     if (deps.scheduleSeconds === 0) return;
-    this.schedule = setInterval(() => {
+    deps.jobQueue.schedule('payments', deps.scheduleSeconds * 1000, async () => {
       this.reconcile(new Date(Date.now() - RECONCILE_AFTER_MS));
-      warnLowBalances(deps, new Date()).catch((error: unknown) =>
-        deps.log.error({ err: error }, 'low-balance warnings failed; the next round retries'),
-      );
       // Card attempts past the limits' window count no more: the table keeps only the last minutes.
-      deleteExpiredCardAttempts(deps.db).catch((error: unknown) =>
-        deps.log.error({ err: error }, 'expired card attempts not removed; the next round retries'),
-      );
-    }, deps.scheduleSeconds * 1000);
-    this.schedule.unref();
+      await Promise.all([warnLowBalances(deps, new Date()), deleteExpiredCardAttempts(deps.db)]);
+    });
   }
 
-  /** Stops the schedule and waits for a reconciliation under way: it writes, and sends receipts. */
+  /** Waits for a reconciliation under way: it writes, and sends receipts. */
   async stop() {
-    clearInterval(this.schedule);
     await this.reconciling;
   }
 
@@ -241,10 +218,8 @@ export async function paymentsJobs(app: FastifyInstance) {
   app.jobQueue.addWorkers(
     new PaymentWorkers({
       db: app.database.db,
-      gateway: app.paymentGateway,
+      payments: app.payments,
       jobQueue: app.jobQueue,
-      cardAttemptLimits: app.config.cardAttemptLimits,
-      metrics: app.metrics,
       mailer: app.mailer,
       portalName: portalName(app.config),
       publicUrl: app.config.publicUrl,

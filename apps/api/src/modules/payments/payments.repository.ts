@@ -230,89 +230,6 @@ export async function listUnsettledAttempts(executor: Executor, createdBefore: D
     .orderBy(asc(attempts.createdAt));
 }
 
-/**
- * Claims an invoice for a card payment: open → processing. Only one claim succeeds however many
- * pay at once; undefined when the invoice is not open (paid, or being paid).
- */
-export async function claimInvoiceForPayment(tx: Tx, organizationId: string, transactionId: number) {
-  const { ledgerTransaction: transactions } = schema;
-  const [row] = await tx
-    .update(transactions)
-    .set({ status: 'processing' })
-    .where(
-      and(
-        eq(transactions.organizationId, organizationId),
-        eq(transactions.id, transactionId),
-        eq(transactions.type, 'service_charge'),
-        eq(transactions.status, 'open'),
-      ),
-    )
-    .returning();
-  return row;
-}
-
-/** Ends a card payment of an invoice: paid with what the card paid added, or open again. */
-export async function finishInvoicePayment(
-  tx: Tx,
-  organizationId: string,
-  transactionId: number,
-  outcome: { paidCents: number; paidAt: Date } | 'refused',
-) {
-  const { ledgerTransaction: transactions } = schema;
-  await tx
-    .update(transactions)
-    .set(
-      outcome === 'refused'
-        ? { status: 'open' }
-        : {
-            status: 'paid',
-            paymentAmountCents: sql`${transactions.paymentAmountCents} + ${outcome.paidCents}`,
-            paidAt: outcome.paidAt,
-          },
-    )
-    .where(
-      and(
-        eq(transactions.organizationId, organizationId),
-        eq(transactions.id, transactionId),
-        eq(transactions.status, 'processing'),
-      ),
-    );
-}
-
-/** The organisation's open service charges, oldest first, locked for settlement from the balance. */
-export async function lockOpenCharges(tx: Tx, organizationId: string) {
-  const { ledgerTransaction: transactions } = schema;
-  return tx
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.organizationId, organizationId),
-        eq(transactions.type, 'service_charge'),
-        eq(transactions.status, 'open'),
-      ),
-    )
-    .orderBy(asc(transactions.createdAt), asc(transactions.id))
-    .for('update');
-}
-
-/** The ids of the organisation's open service charges, oldest first: what an inactive account owes. */
-export async function listOpenChargeIds(executor: Executor, organizationId: string): Promise<number[]> {
-  const { ledgerTransaction: transactions } = schema;
-  const rows = await executor
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.organizationId, organizationId),
-        eq(transactions.type, 'service_charge'),
-        eq(transactions.status, 'open'),
-      ),
-    )
-    .orderBy(asc(transactions.createdAt), asc(transactions.id));
-  return rows.map((row) => row.id);
-}
-
 /** What paying needs to know of the organisation, read fresh (not from the session's copy). */
 export async function findPayingOrganization(executor: Executor, organizationId: string) {
   const { organization } = schema;
@@ -330,31 +247,6 @@ export async function findPayingOrganization(executor: Executor, organizationId:
     .from(organization)
     .where(eq(organization.id, organizationId))
     .limit(1);
-  return row;
-}
-
-/** A ledger row a card payment writes: a paid top-up or the free credit it earned. */
-export async function insertPaidTransaction(
-  tx: Tx,
-  organizationId: string,
-  values: Pick<
-    typeof schema.ledgerTransaction.$inferInsert,
-    | 'type'
-    | 'amountCents'
-    | 'paymentAmountCents'
-    | 'taxAmountCents'
-    | 'taxRatePercent'
-    | 'creditTransactionId'
-    | 'notes'
-    | 'idempotencyKey'
-    | 'paidAt'
-  >,
-) {
-  const [row] = await tx
-    .insert(schema.ledgerTransaction)
-    .values({ ...values, organizationId, status: 'paid' })
-    .returning();
-  if (!row) throw new Error('the transaction was not written');
   return row;
 }
 

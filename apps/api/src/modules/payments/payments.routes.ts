@@ -17,7 +17,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
 import { CardAttemptsLimitedError } from './card-attempts.ts';
-import { paymentsServiceOf } from './payments.jobs.ts';
 
 /** A refusal by the card-attempt limits says when to try again. */
 async function sayWhenToRetry(_request: FastifyRequest, reply: FastifyReply, error: Error) {
@@ -29,7 +28,7 @@ async function sayWhenToRetry(_request: FastifyRequest, reply: FastifyReply, err
  * to collect a card, and topping up the prepaid balance (VIEW_BILLING).
  */
 export async function accountPaymentsRoutes(app: FastifyInstance) {
-  const service = paymentsServiceOf(app);
+  const service = app.payments;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
   r.addHook('onError', sayWhenToRetry);
@@ -76,9 +75,9 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
   );
 }
 
-/** POST /api/v1/transactions/{id}/pay: pays an open invoice by card (VIEW_BILLING). */
+/** POST /api/v1/transactions/{id}/pay: pays an open service charge, its invoice, by card (VIEW_BILLING). */
 export async function transactionPaymentsRoutes(app: FastifyInstance) {
-  const service = paymentsServiceOf(app);
+  const service = app.payments;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);
   r.addHook('onError', sayWhenToRetry);

@@ -26,38 +26,35 @@ import {
   type PaymentGateway,
 } from '../../payments/payment-gateway.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
-import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { PortalMetrics } from '../../plugins/metrics.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
-import { centsToUsd, settleFromBalance } from '../billing/billing-rules.ts';
-import {
-  markActiveWhenNothingDue,
-  reactivateAccountWhenSettled,
-  reactivateApplicationsSoon,
-} from '../billing/billing.jobs.ts';
+import { requireTransaction } from '../billing/billing-reads.ts';
+import { centsToUsd } from '../billing/billing-rules.ts';
+import { findTaxRatePercent } from '../billing/billing.repository.ts';
+import { invoiceNumber } from '../ledger/invoice-number.ts';
 import {
   findCreditAmount,
-  findTaxRatePercent,
   findTransaction,
+  listOpenChargeIds,
   lockBalance,
-  moveBalance,
-  settleTransaction,
-} from '../billing/billing.repository.ts';
+} from '../ledger/ledger.repository.ts';
+import {
+  activateWhenNothingDue,
+  claimTransactionForPayment,
+  finishTransactionPayment,
+  recordTopUp,
+  type LedgerService,
+} from '../ledger/ledger.service.ts';
 import { requireMembership } from '../members/members.service.ts';
 import {
-  claimInvoiceForPayment,
   deletePaymentProfile,
   findAttempt,
   findPayingOrganization,
   findPaymentProfile,
-  finishInvoicePayment,
   hasPaymentProfile,
-  insertPaidTransaction,
   insertPaymentAttempt,
   insertPaymentProfile,
-  listOpenChargeIds,
   listPaymentProfiles,
-  lockOpenCharges,
   lockPaymentProfiles,
   lockPendingAttempt,
   setDefaultPaymentProfile,
@@ -69,8 +66,6 @@ import {
   type PaymentProfileRow,
 } from './payments.repository.ts';
 import { claimCardAttempt, settleCardAttemptWith, type CardAttemptCaller } from './card-attempts.ts';
-
-const FREE_CREDIT_NOTE = 'Free credit';
 
 const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
   card_declined: 'CARD_DECLINED',
@@ -89,12 +84,13 @@ const GATEWAY_TOKEN_ID = /^[\x21-\x7e]+$/;
 export interface PaymentsDeps {
   db: Db;
   gateway: PaymentGateway;
-  jobQueue: JobQueue;
+  /** Writes what a payment pays and decides the account status it leads to. */
+  ledger: LedgerService;
   cardAttemptLimits: CardAttemptLimits;
   /** Called once a charge has succeeded and its ledger rows are written (the receipt mail). */
-  onPaymentSucceeded?: (attempt: PaymentAttemptRow) => Promise<void>;
+  onPaymentSucceeded: (attempt: PaymentAttemptRow) => Promise<void>;
   /** Counts each attempt's outcome. */
-  metrics?: Pick<PortalMetrics, 'paymentAttemptSettled' | 'paymentAttemptUnconfirmed'>;
+  metrics: Pick<PortalMetrics, 'paymentAttemptSettled' | 'paymentAttemptUnconfirmed'>;
   now?: () => Date;
 }
 
@@ -154,7 +150,7 @@ function chargeRequestOf(attempt: PaymentAttemptRow): ChargeRequest {
   const description =
     attempt.purpose === 'topup'
       ? 'Prepaid balance top-up'
-      : `Invoice INV-${padTransactionId(attempt.invoiceTransactionId ?? 0)}`;
+      : `Invoice ${invoiceNumber(attempt.invoiceTransactionId ?? 0)}`;
   return {
     amountCents: attempt.amountCents,
     idempotencyKey: attempt.idempotencyKey,
@@ -166,37 +162,10 @@ function chargeRequestOf(attempt: PaymentAttemptRow): ChargeRequest {
   };
 }
 
-/**
- * Pays the organisation's open service charges, oldest first, from its balance down to the minimum:
- * what a top-up makes possible. Each payment is a balance movement against the charge it pays.
- */
-async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Date) {
-  for (const charge of await lockOpenCharges(tx, organizationId)) {
-    const creditCents = charge.creditTransactionId
-      ? await findCreditAmount(tx, organizationId, charge.creditTransactionId)
-      : 0;
-    const balance = await lockBalance(tx, organizationId);
-    const settlement = settleFromBalance({
-      chargeCents: charge.amountCents - charge.paymentAmountCents,
-      creditCents,
-      ...balance,
-    });
-    if (settlement.paidCents === 0) break;
-    await moveBalance(tx, organizationId, charge.id, -settlement.paidCents);
-    await settleTransaction(tx, organizationId, charge.id, {
-      paymentAmountCents: charge.paymentAmountCents + settlement.paidCents,
-      status: settlement.status,
-      paidAt: settlement.status === 'paid' ? now : null,
-      creditTransactionId: charge.creditTransactionId,
-    });
-    if (settlement.status !== 'paid') break;
-  }
-}
-
 export function paymentsService({
   db,
   gateway,
-  jobQueue,
+  ledger,
   cardAttemptLimits,
   onPaymentSucceeded,
   metrics,
@@ -275,39 +244,15 @@ export function paymentsService({
   async function recordPayment(tx: Tx, attempt: PaymentAttemptRow, paidAt: Date): Promise<number> {
     const organizationId = attempt.organizationId;
     if (attempt.purpose === 'invoice') {
-      const invoiceId = attempt.invoiceTransactionId;
-      if (invoiceId === null) throw new Error(`payment attempt ${attempt.id} names no invoice`);
-      await finishInvoicePayment(tx, organizationId, invoiceId, { paidCents: attempt.amountCents, paidAt });
-      return invoiceId;
+      const transactionId = attempt.invoiceTransactionId;
+      if (transactionId === null) throw new Error(`payment attempt ${attempt.id} names no transaction`);
+      await finishTransactionPayment(tx, organizationId, transactionId, {
+        paidCents: attempt.amountCents,
+        paidAt,
+      });
+      return transactionId;
     }
-    await lockBalance(tx, organizationId);
-    const credit =
-      attempt.freeCreditCents > 0
-        ? await insertPaidTransaction(tx, organizationId, {
-            type: 'service_credit',
-            amountCents: attempt.freeCreditCents,
-            paymentAmountCents: 0,
-            notes: FREE_CREDIT_NOTE,
-            idempotencyKey: `${attempt.idempotencyKey}:free-credit`,
-            paidAt,
-          })
-        : undefined;
-    const topUp = await insertPaidTransaction(tx, organizationId, {
-      type: 'topup',
-      amountCents: attempt.amountCents,
-      paymentAmountCents: attempt.amountCents,
-      taxAmountCents: attempt.taxCents,
-      taxRatePercent: attempt.taxRatePercent,
-      creditTransactionId: credit?.id ?? null,
-      notes: '',
-      idempotencyKey: attempt.idempotencyKey,
-      paidAt,
-    });
-    // The balance grows by the amount topped up: what the card paid before tax, and the free credit.
-    await moveBalance(tx, organizationId, topUp.id, attempt.topUpAmountCents - attempt.freeCreditCents);
-    if (credit) await moveBalance(tx, organizationId, credit.id, attempt.freeCreditCents);
-    await payOpenChargesFromBalance(tx, organizationId, paidAt);
-    return topUp.id;
+    return recordTopUp(tx, organizationId, attempt, paidAt);
   }
 
   /**
@@ -329,7 +274,7 @@ export function paymentsService({
       }
       if (outcome.outcome === 'refused') {
         if (pending.invoiceTransactionId !== null) {
-          await finishInvoicePayment(tx, pending.organizationId, pending.invoiceTransactionId, 'refused');
+          await finishTransactionPayment(tx, pending.organizationId, pending.invoiceTransactionId, 'refused');
         }
         const values = {
           status: 'refused' as const,
@@ -355,15 +300,15 @@ export function paymentsService({
       };
       await settleAttempt(tx, pending.organizationId, pending.id, values);
       // In the same transaction, so a crash cannot leave an account that owes nothing inactive.
-      const accountReactivated = await markActiveWhenNothingDue(tx, pending.organizationId);
+      const accountReactivated = await activateWhenNothingDue(tx, pending.organizationId);
       return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated };
     });
     const { status, purpose } = settlement.attempt;
-    if (settlement.settledNow && status !== 'pending') metrics?.paymentAttemptSettled(purpose, status);
+    if (settlement.settledNow && status !== 'pending') metrics.paymentAttemptSettled(purpose, status);
     // The daily sweep of forgotten reactivations covers a crash before this job is sent.
-    if (settlement.accountReactivated) await reactivateApplicationsSoon(jobQueue, attempt.organizationId);
+    if (settlement.accountReactivated) await ledger.accountReactivated(attempt.organizationId);
     if (settlement.settledNow && settlement.attempt.status === 'succeeded') {
-      await onPaymentSucceeded?.(settlement.attempt);
+      await onPaymentSucceeded(settlement.attempt);
     }
     return settlement;
   }
@@ -378,7 +323,7 @@ export function paymentsService({
       outcome = await gateway.charge(chargeRequestOf(attempt));
     } catch (error) {
       if (error instanceof GatewayUnavailableError) {
-        metrics?.paymentAttemptUnconfirmed(attempt.purpose);
+        metrics.paymentAttemptUnconfirmed(attempt.purpose);
         throw new AppError('PAYMENT_NOT_CONFIRMED');
       }
       throw error;
@@ -390,29 +335,29 @@ export function paymentsService({
   }
 
   /**
-   * Pays what an invoice still owes by card: the invoice goes from open to processing with the
-   * attempt written, then paid (or open again when the card is refused). With a `caller`, the card
-   * attempt is claimed once the invoice is (a pay of an invoice already being paid tries no card).
+   * Pays what a service charge still owes by card: the transaction goes from open to processing with
+   * the attempt written, then paid (or open again when the card is refused). With a `caller`, the
+   * card attempt is claimed once the transaction is (a pay of one already being paid tries no card).
    */
-  async function payInvoice(
+  async function payTransaction(
     organizationId: string,
     transactionId: number,
     source: PaymentSource,
     caller?: CardAttemptCaller,
   ) {
     const claimed = await db.transaction(async (tx) => {
-      const invoice = await claimInvoiceForPayment(tx, organizationId, transactionId);
-      if (!invoice) return undefined;
+      const transaction = await claimTransactionForPayment(tx, organizationId, transactionId);
+      if (!transaction) return undefined;
       const cardAttemptId = caller && (await claimCardAttempt(tx, caller, 'invoice', cardAttemptLimits));
-      const creditCents = invoice.creditTransactionId
-        ? await findCreditAmount(tx, organizationId, invoice.creditTransactionId)
+      const creditCents = transaction.creditTransactionId
+        ? await findCreditAmount(tx, organizationId, transaction.creditTransactionId)
         : 0;
-      const dueCents = invoice.amountCents - creditCents - invoice.paymentAmountCents;
-      if (dueCents <= 0) throw new Error(`invoice ${invoice.id} is open with nothing due`);
+      const dueCents = transaction.amountCents - creditCents - transaction.paymentAmountCents;
+      if (dueCents <= 0) throw new Error(`transaction ${transaction.id} is open with nothing due`);
       const attempt = await insertPaymentAttempt(tx, organizationId, {
         idempotencyKey: crypto.randomUUID(),
         purpose: 'invoice',
-        invoiceTransactionId: invoice.id,
+        invoiceTransactionId: transaction.id,
         amountCents: dueCents,
         ...source,
       });
@@ -493,7 +438,7 @@ export function paymentsService({
       };
       try {
         for (const charge of await listOpenChargeIds(db, organization.id)) {
-          const paid = await payInvoice(organization.id, charge, source);
+          const paid = await payTransaction(organization.id, charge, source);
           accountReactivated ||= paid.accountReactivated;
         }
       } catch (error) {
@@ -506,7 +451,7 @@ export function paymentsService({
       }
       // An account inactive for billing with nothing left to pay comes back with the card too; a suspension stays.
       if (!accountReactivated) {
-        accountReactivated = await reactivateAccountWhenSettled(db, jobQueue, organization.id);
+        accountReactivated = await ledger.reactivateWhenSettled(organization.id);
       }
     }
     return { ...toPaymentProfile(profile), accountReactivated };
@@ -623,7 +568,7 @@ export function paymentsService({
       };
     },
 
-    /** POST /transactions/{id}/pay: pays what an open invoice still owes by card. */
+    /** POST /transactions/{id}/pay: pays what an open service charge (its invoice) still owes by card. */
     async pay(
       user: SessionUser,
       id: string,
@@ -631,16 +576,11 @@ export function paymentsService({
       ip: string,
     ): Promise<PayTransactionResponse> {
       const { organization, caller } = await cardCaller(user, ip);
-      const transactionId = Number(id);
-      if (!/^\d+$/.test(id) || !Number.isSafeInteger(transactionId) || transactionId < 1) {
-        throw new AppError('NOT_FOUND');
-      }
-      const invoice = await findTransaction(db, organization.id, transactionId);
-      if (!invoice) throw new AppError('NOT_FOUND');
+      const transaction = await requireTransaction(db, organization.id, id);
       const source = await chargeableSource(organization, request);
-      const settled = await payInvoice(organization.id, invoice.id, source, caller);
+      const settled = await payTransaction(organization.id, transaction.id, source, caller);
       return {
-        transactionId: padTransactionId(invoice.id),
+        transactionId: padTransactionId(transaction.id),
         status: 'paid',
         paidAmount: centsToUsd(settled.amountCents),
         accountReactivated: settled.accountReactivated,
@@ -679,3 +619,5 @@ export function paymentsService({
     },
   };
 }
+
+export type PaymentsService = ReturnType<typeof paymentsService>;

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { GatewayUnavailableError } from '../../payments/payment-gateway.ts';
 import { SETTLING_EVENTS, StripeGateway } from '../../payments/stripe-gateway.ts';
-import { paymentsServiceOf } from './payments.jobs.ts';
 import { findAttemptByIdempotencyKey } from './payments.repository.ts';
 
 /** Where Stripe posts its events: register it in Stripe's dashboard as `$PUBLIC_URL` + this. */
@@ -34,7 +33,7 @@ const rawBodies = new WeakMap<FastifyRequest, string>();
 export async function stripeWebhookRoutes(app: FastifyInstance) {
   const gateway = app.paymentGateway;
   if (!(gateway instanceof StripeGateway)) throw new Error('the Stripe webhook needs the Stripe gateway');
-  const service = paymentsServiceOf(app);
+  const service = app.payments;
 
   // In this plugin only: JSON bodies are kept as the text that came, then parsed.
   app.removeContentTypeParser('application/json');

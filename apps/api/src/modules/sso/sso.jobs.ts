@@ -61,7 +61,6 @@ export async function scheduleEmailDomainRecheck(jobQueue: JobQueue, now: Date) 
 class SsoWorkers implements JobWorkers {
   /** A run is at most a few batches of lookups with deadlines; a cut one runs again next hour. */
   readonly finishWithinMs = 15_000;
-  private schedule: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: EmailDomainRecheckDeps & { jobQueue: JobQueue }) {}
 
@@ -74,16 +73,9 @@ class SsoWorkers implements JobWorkers {
       deps.log.info(await recheckEmailDomains(deps), 'sso email domains re-checked');
     });
     // The first look is one interval after start: a server restarting often still checks hourly.
-    this.schedule = setInterval(() => {
-      scheduleEmailDomainRecheck(deps.jobQueue, deps.now()).catch((error: unknown) => {
-        deps.log.error({ err: error }, 'sso email domain schedule failed; the next one retries');
-      });
-    }, SCHEDULE_MS);
-    this.schedule.unref();
-  }
-
-  stop() {
-    clearInterval(this.schedule);
+    deps.jobQueue.schedule('sso email domain', SCHEDULE_MS, () =>
+      scheduleEmailDomainRecheck(deps.jobQueue, deps.now()),
+    );
   }
 }
 

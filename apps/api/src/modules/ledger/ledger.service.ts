@@ -1,0 +1,304 @@
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { JobQueue } from '../../plugins/job-queue.ts';
+import { settleFromBalance, type ChargeSettlement } from './balance-settlement.ts';
+import { reactivateApplicationsSoon } from './ledger.jobs.ts';
+import {
+  findAccount,
+  findCreditAmount,
+  findTransaction,
+  hasOpenCharges,
+  insertCycleTransaction,
+  insertGrantedCredit,
+  insertPaidTransaction,
+  listOverdueFlatRateInvoices,
+  lockBalance,
+  lockOpenCharges,
+  markAccountActive,
+  markAccountInactive,
+  moveBalance,
+  settleTransaction,
+  suspendAccount,
+  type CycleTransactionValues,
+  type TransactionRow,
+} from './ledger.repository.ts';
+
+/*
+ * The ledger: the organisation's transactions, its prepaid balance and the account status they
+ * decide (docs/decisions/036-ledger-owner-and-one-noun.md). Billing, payments and operators write
+ * them through this service alone; the functions taking a transaction (`tx`) run inside the
+ * caller's, so a charge and what it does to the balance and the status commit together.
+ */
+
+export {
+  claimTransactionForPayment,
+  clearOwedInactiveNotice,
+  finishTransactionPayment,
+} from './ledger.repository.ts';
+
+/** How long an inactive account keeps its applications running, and how long a flat-rate invoice may stay open. */
+export const GRACE_DAYS = 30;
+const DAY_MS = 86_400_000;
+const TRIAL_CREDIT_NOTE = 'Trial credit';
+const FREE_CREDIT_NOTE = 'Free credit';
+
+export interface CreditGrant {
+  transactionId: number;
+  amountCents: number;
+  balanceCents: number;
+  /** An earlier request with the same idempotency key made this grant; nothing moved now. */
+  alreadyGranted: boolean;
+}
+
+/** A top-up a card paid: what the card paid, what it adds to the balance, and the free credit it earned. */
+export interface PaidTopUp {
+  amountCents: number;
+  topUpAmountCents: number;
+  freeCreditCents: number;
+  taxCents: number;
+  taxRatePercent: string;
+  idempotencyKey: string;
+}
+
+/**
+ * Claims the organisation's month by writing its service charge, open until settled; undefined when
+ * an earlier or concurrent run wrote it, and then nothing is written.
+ */
+export async function openMonthlyCharge(
+  tx: Tx,
+  organizationId: string,
+  values: Omit<CycleTransactionValues, 'type' | 'status'>,
+): Promise<TransactionRow | undefined> {
+  return insertCycleTransaction(tx, organizationId, { ...values, type: 'service_charge', status: 'open' });
+}
+
+/** The month's trial credit, written with the charge it covers part of. */
+export async function creditTrial(
+  tx: Tx,
+  organizationId: string,
+  { billingCycle, amountCents, paidAt }: { billingCycle: string; amountCents: number; paidAt: Date },
+): Promise<TransactionRow> {
+  const credit = await insertCycleTransaction(tx, organizationId, {
+    type: 'service_credit',
+    status: 'paid',
+    billingCycle,
+    amountCents,
+    notes: TRIAL_CREDIT_NOTE,
+    paidAt,
+  });
+  if (!credit) throw new Error('the cycle has a service credit without its charge');
+  return credit;
+}
+
+/**
+ * Pays what a charge still owes from the balance down to its minimum, after the credit covering it:
+ * the balance movement against the charge and the charge's new status, in the caller's transaction.
+ */
+async function payFromBalance(
+  tx: Tx,
+  organizationId: string,
+  charge: Pick<TransactionRow, 'id' | 'amountCents' | 'paymentAmountCents'>,
+  {
+    creditCents,
+    creditTransactionId,
+    now,
+  }: { creditCents: number; creditTransactionId: number | null; now: Date },
+): Promise<ChargeSettlement> {
+  const balance = await lockBalance(tx, organizationId);
+  const settlement = settleFromBalance({
+    chargeCents: charge.amountCents - charge.paymentAmountCents,
+    creditCents,
+    ...balance,
+  });
+  if (settlement.paidCents > 0) await moveBalance(tx, organizationId, charge.id, -settlement.paidCents);
+  await settleTransaction(tx, organizationId, charge.id, {
+    status: settlement.status,
+    paymentAmountCents: charge.paymentAmountCents + settlement.paidCents,
+    paidAt: settlement.status === 'paid' ? now : null,
+    creditTransactionId,
+  });
+  return settlement;
+}
+
+/**
+ * Pays a month's PAYG charge from the balance; money still due with the balance at its minimum makes
+ * the account inactive for billing, owing its super-admins a notice of that charge.
+ */
+export async function payMonthlyCharge(
+  tx: Tx,
+  organizationId: string,
+  charge: TransactionRow,
+  options: { creditCents: number; creditTransactionId: number | null; now: Date },
+): Promise<{ settlement: ChargeSettlement; becameInactive: boolean }> {
+  const settlement = await payFromBalance(tx, organizationId, charge, options);
+  const becameInactive =
+    settlement.accountBecomesInactive && (await markAccountInactive(tx, organizationId, charge.id));
+  return { settlement, becameInactive };
+}
+
+/**
+ * Pays the organisation's open service charges, oldest first, from its balance down to the minimum:
+ * what a top-up makes possible. Each payment is a balance movement against the charge it pays.
+ */
+async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Date) {
+  for (const charge of await lockOpenCharges(tx, organizationId)) {
+    const creditCents = charge.creditTransactionId
+      ? await findCreditAmount(tx, organizationId, charge.creditTransactionId)
+      : 0;
+    const { status } = await payFromBalance(tx, organizationId, charge, {
+      creditCents,
+      creditTransactionId: charge.creditTransactionId,
+      now,
+    });
+    if (status !== 'paid') break;
+  }
+}
+
+/**
+ * Writes a top-up a card paid, with the free credit it earned, raises the balance by the amount
+ * topped up (what the card paid before tax, and the free credit) and pays the open charges from it;
+ * answers the top-up's transaction id.
+ */
+export async function recordTopUp(tx: Tx, organizationId: string, topUp: PaidTopUp, paidAt: Date) {
+  await lockBalance(tx, organizationId);
+  const credit =
+    topUp.freeCreditCents > 0
+      ? await insertPaidTransaction(tx, organizationId, {
+          type: 'service_credit',
+          amountCents: topUp.freeCreditCents,
+          paymentAmountCents: 0,
+          notes: FREE_CREDIT_NOTE,
+          idempotencyKey: `${topUp.idempotencyKey}:free-credit`,
+          paidAt,
+        })
+      : undefined;
+  const row = await insertPaidTransaction(tx, organizationId, {
+    type: 'topup',
+    amountCents: topUp.amountCents,
+    paymentAmountCents: topUp.amountCents,
+    taxAmountCents: topUp.taxCents,
+    taxRatePercent: topUp.taxRatePercent,
+    creditTransactionId: credit?.id ?? null,
+    notes: '',
+    idempotencyKey: topUp.idempotencyKey,
+    paidAt,
+  });
+  await moveBalance(tx, organizationId, row.id, topUp.topUpAmountCents - topUp.freeCreditCents);
+  if (credit) await moveBalance(tx, organizationId, credit.id, topUp.freeCreditCents);
+  await payOpenChargesFromBalance(tx, organizationId, paidAt);
+  return row.id;
+}
+
+/**
+ * Sets an account inactive for billing active once nothing is due, within the caller's database
+ * transaction (which holds the organisation's row lock): a payment's settlement, or a settled debt.
+ * An account an operator suspended stays so, whatever is paid (only an operator lifts it).
+ */
+export async function activateWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
+  if ((await findAccount(tx, organizationId))?.inactiveReason !== 'billing') return false;
+  if (await hasOpenCharges(tx, organizationId)) return false;
+  return markAccountActive(tx, organizationId, 'billing');
+}
+
+/**
+ * Flat-rate invoices open for the grace period make their accounts inactive for billing, each owing
+ * its super-admins a notice of the invoice.
+ */
+export async function inactivateForOverdueInvoices(executor: Executor, now: Date) {
+  const issuedBefore = new Date(now.getTime() - GRACE_DAYS * DAY_MS);
+  for (const overdue of await listOverdueFlatRateInvoices(executor, issuedBefore)) {
+    await markAccountInactive(executor, overdue.organizationId, overdue.transactionId);
+  }
+}
+
+export interface LedgerDeps {
+  db: Db;
+  jobQueue: JobQueue;
+}
+
+/** The ledger's operations that open their own database transaction or send a job. */
+export function ledgerService({ db, jobQueue }: LedgerDeps) {
+  return {
+    /**
+     * Raises an organisation's prepaid balance by credit an operator grants: the service credit and
+     * the balance movement it causes are written in one database transaction, so neither exists
+     * without the other. Money still due stays due: settling it is the payment's work. Repeated with
+     * its idempotency key (a retry after a lost answer), it answers the grant made.
+     */
+    async grantCredit(
+      organizationId: string,
+      {
+        amountCents,
+        note,
+        idempotencyKey,
+        now = new Date(),
+      }: { amountCents: number; note: string; idempotencyKey?: string; now?: Date },
+    ): Promise<CreditGrant> {
+      return db.transaction(async (tx) => {
+        // The row lock orders this grant with a billing run paying from the same balance, and a
+        // repeat of it after this one.
+        const balance = await lockBalance(tx, organizationId);
+        const credit = await insertGrantedCredit(tx, organizationId, {
+          amountCents,
+          notes: note,
+          paidAt: now,
+          idempotencyKey: idempotencyKey ?? null,
+        });
+        if (credit) {
+          const balanceCents = await moveBalance(tx, organizationId, credit.id, amountCents);
+          return { transactionId: credit.id, amountCents, balanceCents, alreadyGranted: false };
+        }
+        const earlier = idempotencyKey
+          ? await findTransaction(tx, organizationId, { idempotencyKey })
+          : undefined;
+        if (
+          earlier?.type !== 'service_credit' ||
+          earlier.amountCents !== amountCents ||
+          earlier.notes !== note
+        ) {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'idempotencyKey' });
+        }
+        return {
+          transactionId: earlier.id,
+          amountCents,
+          balanceCents: balance.balanceCents,
+          alreadyGranted: true,
+        };
+      });
+    },
+
+    /**
+     * Once nothing is due, sets the account inactive for billing active and reactivates its
+     * applications at once through a job; false while a charge is still open, or the account is not
+     * inactive for billing (an operator's suspension stays).
+     */
+    async reactivateWhenSettled(organizationId: string): Promise<boolean> {
+      const reactivated = await db.transaction(async (tx) => {
+        await lockBalance(tx, organizationId);
+        return activateWhenNothingDue(tx, organizationId);
+      });
+      if (reactivated) await reactivateApplicationsSoon(jobQueue, organizationId);
+      return reactivated;
+    },
+
+    /** After a settlement made the account active: its applications come back through a job. */
+    async accountReactivated(organizationId: string) {
+      await reactivateApplicationsSoon(jobQueue, organizationId);
+    },
+
+    /**
+     * The operator's word on the account status. Inactive is a suspension (reason operator), also
+     * over billing inactivity, which payments and new cards do not lift. Active lifts either reason,
+     * and the account gets back the applications the system deactivated while it was inactive,
+     * through the same job a settled debt sends.
+     */
+    async setStatusByOperator(organizationId: string, status: 'active' | 'inactive') {
+      if (status === 'inactive') await suspendAccount(db, organizationId);
+      else if (await markAccountActive(db, organizationId)) {
+        await reactivateApplicationsSoon(jobQueue, organizationId);
+      }
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof ledgerService>;

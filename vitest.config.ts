@@ -11,6 +11,7 @@ export default defineConfig({
             'apps/web/src/**/*.test.ts',
             // Components rendered in jsdom (`// @vitest-environment jsdom` at the top of the file).
             'apps/web/src/**/*.test.tsx',
+            'apps/web/vite-plugins/**/*.test.ts',
             'apps/api/src/**/*.test.ts',
             'tools/**/*.test.ts',
           ],

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { pageManifest } from './vite-plugins/page-manifest.ts';
 
 const portalServer = 'http://localhost:3000';
 const proxyTo = (paths: string[]) => Object.fromEntries(paths.map((path) => [path, portalServer]));
@@ -22,7 +23,8 @@ const webRoot = import.meta.dirname;
  * through the contracts' index, whose unused re-exports the bundler drops, and zod must stay off
  * the first page (decision 012).
  */
-const SIGNED_IN_LANDING = ['src/app/routes/app-layout.tsx', 'src/app/routes/apps.tsx'];
+const SIGNED_IN_FRAME = 'src/app/routes/app-layout.tsx';
+const SIGNED_IN_LANDING = [SIGNED_IN_FRAME, 'src/app/routes/apps.tsx'];
 const firstPage = new Set<string>();
 const signedInLanding = new Set<string>();
 
@@ -123,7 +125,12 @@ const serverRenderBuild = defineConfig({
 });
 
 const browserBuild = defineConfig({
-  plugins: [react(), entryChunkModules(), firstPaintPage()],
+  plugins: [
+    react(),
+    entryChunkModules(),
+    firstPaintPage(),
+    pageManifest({ webRoot, signedInFrame: SIGNED_IN_FRAME, firstRequests: FIRST_REQUESTS }),
+  ],
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
   build: {

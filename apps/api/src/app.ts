@@ -56,7 +56,7 @@ import { requestGuardsPlugin } from './plugins/request-guards.ts';
 import { sharedSecretsPlugin } from './plugins/shared-secrets.ts';
 import { mountEmbeddedRegions } from './regions/embedded-regions.ts';
 import { createPageRenderer } from './web/server-render.ts';
-import { sendPageVariant, sendRenderedPage, signedInPageVariant } from './web/spa-page.ts';
+import { readPageManifest, sendPageVariant, sendRenderedPage, signedInPageVariant } from './web/spa-page.ts';
 
 /** API answers below this many bytes are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 2048;
@@ -220,12 +220,20 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     });
   }
 
-  const signedInPage = serveSpa ? signedInPageVariant(webDist) : undefined;
+  const pageManifest = serveSpa ? readPageManifest(webDist) : undefined;
+  if (serveSpa && !pageManifest)
+    app.log.warn('the web build has no page manifest: its pages go out unrendered');
+  const signedInPage = pageManifest && signedInPageVariant(pageManifest);
   const sessionCookie = `${SESSION_COOKIE_NAME}=`;
   const holdsSession = (request: FastifyRequest) => request.headers.cookie?.includes(sessionCookie) ?? false;
-  const pageRenderer = serveSpa
-    ? createPageRenderer(app, { webDist, rendersPerSecond: config.serverRendersPerSecond, holdsSession })
-    : undefined;
+  const pageRenderer =
+    pageManifest &&
+    createPageRenderer(app, {
+      webDist,
+      shells: pageManifest.renderedPage,
+      rendersPerSecond: config.serverRendersPerSecond,
+      holdsSession,
+    });
   // A listening server loads the server render before its first visitor; in-process tests only
   // when they ask for a page.
   if (pageRenderer) app.addHook('onListen', () => pageRenderer.preload());

@@ -3,24 +3,45 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PAGE_MANIFEST_FILE, type PageManifest, type RenderedPageShell } from '@portal/contracts';
 import { serverRenderDir } from '../src/web/server-render.ts';
 import { setUpOrganization, useTestApp } from './helper.ts';
 
 /*
- * A built web app with a server render beside it (decision 026). The server render stands in for
- * apps/web/src/entry-server.tsx (whose own render apps/web/src/entry-server.test.tsx tests): it
- * renders what the portal's API answered it, with text a string replacement would mangle, and
- * fails or declines the way the real one can.
+ * A built web app with a server render beside it (decision 026) and the page manifest the web
+ * build writes (decision 038; apps/web/vite-plugins/page-manifest.ts cuts the real one from the
+ * built page). The server render stands in for apps/web/src/entry-server.tsx (whose own render
+ * apps/web/src/entry-server.test.tsx tests): it renders what the portal's API answered it, with
+ * text a string replacement would mangle, and fails or declines the way the real one can.
  */
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-server-render-'));
 const INDEX = [
   '<!doctype html><html><head><title>Developer Portal</title>',
   '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
-  '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
   '<link rel="preload" href="/api/v1/accounts/me" as="fetch" crossorigin="anonymous">',
-  '<link rel="preload" href="/api/v1/config" as="fetch" crossorigin="anonymous">',
   '</head><body><div id="root"></div></body></html>',
 ].join('\n');
+const loader = (modules: string) =>
+  `<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="${modules}"></script>`;
+const shell = (head: string): RenderedPageShell => ({
+  beforeTitle: '<!doctype html><html><head><title>',
+  beforeContent: `</title>\n${head}\n</head><body><div id="root" inert>`,
+  beforeData: '</div>',
+  afterData: '</body></html>',
+});
+const MANIFEST: PageManifest = {
+  version: 1,
+  renderedPage: {
+    signedOut: shell(loader('/assets/react-r1.js')),
+    signedIn: shell(
+      `${loader('/assets/react-r1.js /assets/signed-in-s1.js')}<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">`,
+    ),
+  },
+  signedInPage: INDEX.replace(
+    '</head>',
+    '<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js"></head>',
+  ),
+};
 const SERVER_ENTRY = `
 export const isServerRendered = (pathname) => pathname === '/login' || pathname.startsWith('/apps/');
 export async function renderPage(url, load) {
@@ -43,11 +64,7 @@ const files: Record<string, string> = {
   'assets/index-e1.js': 'export {};',
   'assets/signed-in-s1.js': 'export {};',
   'assets/signed-in-s1.css': 'body{}',
-  '.vite/manifest.json': JSON.stringify({
-    'index.html': { file: 'assets/index-e1.js', isEntry: true },
-    '_signed-in-s1.js': { file: 'assets/signed-in-s1.js', css: ['assets/signed-in-s1.css'] },
-  }),
-  '.vite/module-chunks.json': JSON.stringify({ 'src/app/routes/app-layout.tsx': 'assets/signed-in-s1.js' }),
+  [PAGE_MANIFEST_FILE]: JSON.stringify(MANIFEST),
 };
 for (const [name, content] of Object.entries(files)) {
   const file = path.join(webDist, name);
@@ -78,26 +95,17 @@ const get = (url: string, cookie?: string, acceptEncoding = 'identity') =>
   });
 
 describe('a server-rendered page', () => {
-  it('holds the render in #root, its data after it and its title in the head, with nothing mangled', async () => {
+  it("holds the render in #root, its data after it and its title in the head of the manifest's shell, with nothing mangled", async () => {
     const page = await get('/login?redirect=%2Fapps%2Fasc');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.body).toContain(
-      `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
-        '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>',
+    expect(page.body).toBe(
+      '<!doctype html><html><head><title>Sign in &#38; &#60;more&#62; | Developer Portal</title>\n' +
+        `${loader('/assets/react-r1.js')}\n</head><body>` +
+        `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
+        '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>' +
+        '</body></html>',
     );
-    expect(page.body).toContain('<title>Sign in &#38; &#60;more&#62; | Developer Portal</title>');
-    expect(page.body).not.toContain('Developer Portal</title>\n<title>');
-    // The data is in the page: the calls the plain page preloads would go unused.
-    expect(page.body).not.toContain('rel="preload" href="/api/');
-    // Its scripts load once it has painted, all requested at once.
-    expect(page.body).toContain(
-      '<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="/assets/react-r1.js"></script>',
-    );
-    expect(page.body).not.toContain('<script type="module"');
-    expect(page.body).not.toContain('modulepreload');
-    // A signed-out page needs nothing of the signed-in frame.
-    expect(page.body).not.toContain('signed-in-s1');
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(String(page.headers.vary)).toMatch(/cookie/i);
   });
@@ -109,11 +117,8 @@ describe('a server-rendered page', () => {
     expect(page.body).toContain('<h1>Hello rendered@acme.io');
     expect(page.headers['cache-control']).toBe('private, no-store');
     expect(String(page.headers.vary)).toMatch(/cookie/i);
-    // The frame's stylesheet styles what is already on screen: linked, not preloaded.
-    expect(page.body).toContain('<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">');
-    expect(page.body).toContain(
-      'data-entry="/assets/index-e1.js" data-modules="/assets/react-r1.js /assets/signed-in-s1.js"',
-    );
+    // In the signed-in shell: the one naming the frame's scripts and linking its stylesheet.
+    expect(page.body).toContain(MANIFEST.renderedPage.signedIn.beforeContent + '<h1>Hello rendered@acme.io');
   });
 
   it('goes out compressed as the browser accepts', async () => {

@@ -2,66 +2,111 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { PAGE_MANIFEST_FILE, type PageManifest } from '@portal/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { SESSION_COOKIE_NAME } from '../src/auth/auth.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { readPageManifest } from '../src/web/spa-page.ts';
+import { testConfig } from './fixtures.ts';
 import { useTestApp } from './helper.ts';
 
 /*
- * A built SPA with the files the build writes about its chunks: the manifest, and which chunk
- * holds each module (apps/web/vite.config.ts). The signed-in frame's chunk imports a shared chunk
- * and one the first page loads already.
+ * A built SPA: its index.html and, where the build wrote one, the page manifest (decision 038),
+ * whose page for a browser holding a session preloads the signed-in frame's files.
  */
-const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-spa-page-'));
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-e1.js"></script>\n  </head><body></body></html>';
-const files: Record<string, string> = {
-  'index.html': INDEX,
-  'assets/index-e1.js': 'export {};',
-  'assets/react-r1.js': 'export {};',
-  'assets/signed-in-s1.js': 'export {};',
-  'assets/shared-m1.js': 'export {};',
-  'assets/signed-in-s1.css': 'body{}',
-  '.vite/manifest.json': JSON.stringify({
-    'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_react-r1.js'] },
-    '_react-r1.js': { file: 'assets/react-r1.js' },
-    '_signed-in-s1.js': { file: 'assets/signed-in-s1.js', imports: ['_react-r1.js', '_shared-m1.js'], css: ['assets/signed-in-s1.css'] },
-    '_shared-m1.js': { file: 'assets/shared-m1.js' },
-  }),
-  '.vite/module-chunks.json': JSON.stringify({ 'src/app/routes/app-layout.tsx': 'assets/signed-in-s1.js' }),
-};
-for (const [name, content] of Object.entries(files)) {
-  const file = path.join(webDist, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
+const builds: string[] = [];
+function webBuild(files: Record<string, string>): string {
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-spa-page-'));
+  builds.push(webDist);
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(webDist, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  return webDist;
 }
+afterAll(() => builds.forEach((webDist) => fs.rmSync(webDist, { recursive: true, force: true })));
 
-const t = useTestApp({ WEB_DIST_DIR: webDist });
-afterAll(() => fs.rmSync(webDist, { recursive: true, force: true }));
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-e1.js"></script>\n  </head><body></body></html>';
+const SIGNED_IN_PAGE = INDEX.replace(
+  '</head>',
+  '<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js"></head>',
+);
+const shell = {
+  beforeTitle: '<title>',
+  beforeContent: '</title><div id="root" inert>',
+  beforeData: '</div>',
+  afterData: '</html>',
+};
+const MANIFEST: PageManifest = {
+  version: 1,
+  renderedPage: { signedOut: shell, signedIn: shell },
+  signedInPage: SIGNED_IN_PAGE,
+};
 
-const page = (cookie?: string, acceptEncoding = 'br, gzip') =>
-  t.app.inject({ method: 'GET', url: '/apps/asc', headers: { 'accept-encoding': acceptEncoding, ...(cookie ? { cookie } : {}) } });
+const t = useTestApp({
+  WEB_DIST_DIR: webBuild({ 'index.html': INDEX, [PAGE_MANIFEST_FILE]: JSON.stringify(MANIFEST) }),
+});
+const withoutManifest = useTestApp({ WEB_DIST_DIR: webBuild({ 'index.html': INDEX }) });
+
+const signedIn = `theme=light; ${SESSION_COOKIE_NAME}=abc.def`;
+const page = (app = t.app, cookie?: string, acceptEncoding = 'br, gzip') =>
+  app.inject({
+    method: 'GET',
+    url: '/apps/asc',
+    headers: { 'accept-encoding': acceptEncoding, ...(cookie ? { cookie } : {}) },
+  });
 
 describe('the SPA page', () => {
-  it('preloads the signed-in frame for a browser holding a session, compressed as the browser accepts', async () => {
-    const signedIn = await page(`theme=light; ${SESSION_COOKIE_NAME}=abc.def`);
-    expect(signedIn.statusCode).toBe(200);
-    expect(signedIn.headers['content-encoding']).toBe('br');
-    expect(String(signedIn.headers.vary)).toMatch(/cookie/i);
-    const html = zlib.brotliDecompressSync(signedIn.rawPayload).toString();
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/shared-m1.js">');
-    expect(html).toContain('<link rel="preload" as="style" crossorigin href="/assets/signed-in-s1.css">');
-    // Already loaded by the first page's own script: not named twice.
-    expect(html).not.toContain('href="/assets/react-r1.js"');
+  it("sends a browser holding a session the manifest's signed-in page, compressed as the browser accepts", async () => {
+    const brotli = await page(t.app, signedIn);
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(String(brotli.headers.vary)).toMatch(/cookie/i);
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(SIGNED_IN_PAGE);
 
-    const gzip = await page(`${SESSION_COOKIE_NAME}=abc.def`, 'gzip');
+    const gzip = await page(t.app, signedIn, 'gzip');
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(html);
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(SIGNED_IN_PAGE);
   });
 
   it('sends the plain page to a browser without a session', async () => {
-    const visitor = await page(undefined, 'identity');
+    const visitor = await page(t.app, undefined, 'identity');
     expect(visitor.statusCode).toBe(200);
     expect(visitor.body).toBe(INDEX);
     expect(String(visitor.headers.vary)).toMatch(/cookie/i);
   });
+
+  it('sends the plain page to everyone when the build wrote no page manifest', async () => {
+    for (const cookie of [signedIn, undefined]) {
+      const plain = await page(withoutManifest.app, cookie, 'identity');
+      expect(plain.statusCode).toBe(200);
+      expect(plain.body).toBe(INDEX);
+    }
+  });
+
+  it('refuses a page manifest that is not this release’s, and keeps the server from starting on one', async () => {
+    const malformed = [
+      '{"version": 1, "renderedPage": ',
+      JSON.stringify({ ...MANIFEST, version: 2 }),
+      JSON.stringify({ ...MANIFEST, renderedPage: { signedOut: shell } }),
+      JSON.stringify({ ...MANIFEST, signedInPage: '' }),
+    ];
+    const refusal = /page-manifest\.json is not (JSON|this release's page manifest)/;
+    const builds = malformed.map((manifest) =>
+      webBuild({ 'index.html': INDEX, [PAGE_MANIFEST_FILE]: manifest }),
+    );
+    for (const webDist of builds) expect(() => readPageManifest(webDist)).toThrow(refusal);
+
+    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://' });
+    try {
+      const config = testConfig(webBuild({}), { WEB_DIST_DIR: builds[1]! });
+      await expect(buildApp({ config, database })).rejects.toThrow(refusal);
+    } finally {
+      await database.close();
+    }
+    // Building the app runs the migrations on a fresh database: more than the default on a busy machine.
+  }, 120_000);
 });

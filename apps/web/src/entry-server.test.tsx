@@ -1,6 +1,6 @@
-import type { Account, Application, PublicConfig } from '@portal/contracts';
+import type { Account, ApiAnswer, Application, PublicConfig } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { isServerRendered, renderPage, type ApiAnswer } from './entry-server';
+import { isServerRendered, renderPage } from './entry-server';
 import { FIRST_RENDER_SCRIPT_ID, type FirstRenderData } from './lib/first-render';
 
 const config: PublicConfig = {

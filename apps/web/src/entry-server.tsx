@@ -1,4 +1,9 @@
-import { APPLICATION_LIST_MAX_LIMIT, type Account, type PublicConfig } from '@portal/contracts';
+import {
+  APPLICATION_LIST_MAX_LIMIT,
+  type Account,
+  type PublicConfig,
+  type ServerRenderEntry,
+} from '@portal/contracts';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { matchPath, StaticRouter } from 'react-router';
@@ -16,23 +21,9 @@ import { t } from './lib/i18n';
 const APPLICATION_LIST = '/apps/:sub';
 const SERVER_RENDERED_PAGES = ['/login', '/signup', APPLICATION_LIST];
 
-/** An answer of the portal's own API to the request being rendered, with its cookies. */
-export type ApiAnswer = { status: number; body: unknown };
-export type LoadFromApi = (path: string) => Promise<ApiAnswer>;
-
-export interface RenderedPage {
-  /** The content of the page's #root element. */
-  html: string;
-  /** The data the page was rendered with, as the script element the browser's first render reads. */
-  dataScript: string;
-  title: string;
-  /** Whether the page is a signed-in one, whose frame and stylesheet the page needs at once. */
-  signedIn: boolean;
-}
-
-export function isServerRendered(pathname: string): boolean {
-  return SERVER_RENDERED_PAGES.some((pattern) => matchPath(pattern, pathname));
-}
+/** What the portal server calls of this module: the render interface both sides import. */
+export const isServerRendered: ServerRenderEntry['isServerRendered'] = (pathname) =>
+  SERVER_RENDERED_PAGES.some((pattern) => matchPath(pattern, pathname));
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let html = '';
@@ -63,7 +54,7 @@ function withoutLeadingTitle(html: string): string {
  * the page is not one the server renders, an answer is not what the page needs, or the route guard
  * would not show the page (a redirect, which the browser then makes).
  */
-export async function renderPage(url: string, load: LoadFromApi): Promise<RenderedPage | undefined> {
+export const renderPage: ServerRenderEntry['renderPage'] = async (url, load) => {
   const { pathname, search } = new URL(url, 'http://portal');
   if (!isServerRendered(pathname)) return undefined;
 
@@ -107,4 +98,4 @@ export async function renderPage(url: string, load: LoadFromApi): Promise<Render
     title: t('app.pageTitle', { page: t(handle.title) }),
     signedIn: account !== null,
   };
-}
+};

@@ -15,3 +15,4 @@ export * from './billing.ts';
 export * from './operators.ts';
 export * from './payments.ts';
 export * from './sso.ts';
+export * from './server-render.ts';

@@ -1,29 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PageManifest, RenderedPage, ServerRenderEntry } from '@portal/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../http/escape-html.ts';
-import { signedInFrameFiles, type SignedInFrameFiles } from './spa-page.ts';
-
-/** An answer of the portal's own API, as the page being rendered would have received it. */
-interface ApiAnswer {
-  status: number;
-  body: unknown;
-}
-
-/** What apps/web/src/entry-server.tsx renders. */
-interface RenderedPage {
-  html: string;
-  dataScript: string;
-  title: string;
-  signedIn: boolean;
-}
-
-/** The web build's server entry (apps/web/src/entry-server.tsx, built by `vite build --ssr`). */
-interface ServerRenderEntry {
-  isServerRendered(pathname: string): boolean;
-  renderPage(url: string, load: (apiPath: string) => Promise<ApiAnswer>): Promise<RenderedPage | undefined>;
-}
 
 /** A page the server rendered, ready to send. */
 export interface ServerRenderedPage {
@@ -34,6 +14,8 @@ export interface ServerRenderedPage {
 
 export interface PageRendererOptions {
   webDist: string;
+  /** The built page's shells for a rendered page, from the web build's page manifest. */
+  shells: PageManifest['renderedPage'];
   /** Renders allowed in any one second; past it pages go out unrendered. 0: no server render. */
   rendersPerSecond: number;
   /** Whether the request carries a session cookie: only a request without one sees a kept page. */
@@ -77,39 +59,17 @@ class SignedOutPages {
 /** Where the web build writes its server render: apps/web/dist-server beside apps/web/dist. */
 export const serverRenderDir = (webDist: string) => `${webDist}-server`;
 
-const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
-/** The page's scripts are loaded by this file of the web build once the page has painted. */
-const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
-
-/**
- * The page's scripts, which the built page loads from its head, loaded after its first paint
- * instead: a rendered page has nothing to wait for (apps/web/public/after-first-paint.js).
- */
-function scriptsAfterFirstPaint(html: string, moreModules: readonly string[]): string {
-  const entry = ENTRY_SCRIPT.exec(html)?.[1];
-  if (!entry) return html;
-  const modules = [...[...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!), ...moreModules];
-  const loader =
-    `<script defer src="${AFTER_FIRST_PAINT_SCRIPT}" data-entry="${entry}" ` +
-    `data-modules="${modules.join(' ')}"></script>`;
-  return html.replace(MODULE_PRELOAD, '').replace(ENTRY_SCRIPT, () => loader);
-}
-
-/** The built index.html around a rendered page. Replacements are functions: `$` in a page is text. */
-function pageHtml(template: string, page: RenderedPage, frame: SignedInFrameFiles | undefined): string {
-  const signedInFrame = page.signedIn ? frame : undefined;
-  const stylesheets = (signedInFrame?.stylesheets ?? []).map(
-    (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
-  );
+/** The rendered page in the built page's shell for it. */
+function pageHtml(shells: PageManifest['renderedPage'], page: RenderedPage): string {
+  const shell = page.signedIn ? shells.signedIn : shells.signedOut;
   return (
-    scriptsAfterFirstPaint(template, signedInFrame?.scripts ?? [])
-      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
-      // The page arrives with the account and configuration: the preloaded calls would go unused.
-      .replace(/\s*<link rel="preload" href="\/api\/[^"]*" as="fetch"[^>]*>/g, '')
-      .replace('</head>', () => `${stylesheets.join('')}</head>`)
-      // Inert until the page's script has taken it over (apps/web/src/main.tsx).
-      .replace('<div id="root"></div>', () => `<div id="root" inert>${page.html}</div>${page.dataScript}`)
+    shell.beforeTitle +
+    escapeHtml(page.title) +
+    shell.beforeContent +
+    page.html +
+    shell.beforeData +
+    page.dataScript +
+    shell.afterData
   );
 }
 
@@ -141,14 +101,12 @@ class RendersPerSecond {
  */
 export function createPageRenderer(
   app: FastifyInstance,
-  { webDist, rendersPerSecond, holdsSession }: PageRendererOptions,
+  { webDist, shells, rendersPerSecond, holdsSession }: PageRendererOptions,
 ): PageRenderer | undefined {
   const entryFile = path.join(serverRenderDir(webDist), 'entry-server.js');
   if (rendersPerSecond === 0 || !fs.existsSync(entryFile)) return undefined;
   const budget = new RendersPerSecond(rendersPerSecond);
   const signedOutPages = new SignedOutPages();
-  const template = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
-  const frame = signedInFrameFiles(webDist);
   let entry: Promise<ServerRenderEntry> | undefined;
   const loadEntry = () => (entry ??= import(pathToFileURL(entryFile).href) as Promise<ServerRenderEntry>);
 
@@ -174,7 +132,7 @@ export function createPageRenderer(
           return { status: answer.statusCode, body: answer.json() as unknown };
         });
         if (!page) return undefined;
-        const html = pageHtml(template, page, frame);
+        const html = pageHtml(shells, page);
         if (signedOut && !page.signedIn) signedOutPages.set(address, html);
         return { html, signedIn: page.signedIn };
       } catch (error) {

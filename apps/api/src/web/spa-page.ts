@@ -1,17 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { PAGE_MANIFEST_FILE, pageManifestSchema, type PageManifest } from '@portal/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** The route module of the signed-in frame, whose chunk every signed-in page needs. */
-const SIGNED_IN_FRAME_MODULE = 'src/app/routes/app-layout.tsx';
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  css?: string[];
-  isEntry?: boolean;
-}
 
 /** A page's HTML with its brotli and gzip copies, made once when the server starts. */
 export interface PageVariant {
@@ -20,48 +11,28 @@ export interface PageVariant {
   gzip: Buffer;
 }
 
-function readJson<T>(file: string): T | undefined {
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T) : undefined;
-}
-
-function closure(
-  manifest: Record<string, ManifestChunk>,
-  keys: readonly string[],
-  into = new Set<string>(),
-): Set<string> {
-  for (const key of keys) {
-    if (into.has(key) || !manifest[key]) continue;
-    into.add(key);
-    closure(manifest, manifest[key].imports ?? [], into);
+/**
+ * The page manifest the web build wrote beside its pages (decision 038), or undefined when the build
+ * has none (a build that predates it, or a test's build of a bare index.html): its pages then go out
+ * as index.html holds them. A manifest that does not read as the contract says stops the server from
+ * starting: it comes from a build of another release, and the server would otherwise send its pages
+ * without what makes them paint first (decisions 012 and 026) and without a word.
+ */
+export function readPageManifest(webDist: string): PageManifest | undefined {
+  const file = path.join(webDist, PAGE_MANIFEST_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  let content: unknown;
+  try {
+    content = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} is not JSON: rebuild the web app (npm run build)`, { cause: error });
   }
-  return into;
-}
-
-/** The files every signed-in page needs beyond the first page's own: the signed-in frame's chunks. */
-export interface SignedInFrameFiles {
-  scripts: string[];
-  stylesheets: string[];
-}
-
-/** Which files those are, from the build's manifest; undefined when the build does not say. */
-export function signedInFrameFiles(webDist: string): SignedInFrameFiles | undefined {
-  const manifest = readJson<Record<string, ManifestChunk>>(path.join(webDist, '.vite/manifest.json'));
-  const moduleChunks = readJson<Record<string, string>>(path.join(webDist, '.vite/module-chunks.json'));
-  const frameFile = moduleChunks?.[SIGNED_IN_FRAME_MODULE];
-  if (!manifest || !frameFile) return undefined;
-  const keyOf = (file: string) => Object.keys(manifest).find((key) => manifest[key]?.file === file);
-  const frameKey = keyOf(frameFile);
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (!frameKey || !entryKey) return undefined;
-
-  const loadedFirst = closure(manifest, [entryKey]);
-  const frameChunks = [...closure(manifest, [frameKey])]
-    .filter((key) => !loadedFirst.has(key))
-    .map((key) => manifest[key]!);
-  return {
-    scripts: frameChunks.map((chunk) => `/${chunk.file}`),
-    stylesheets: frameChunks.flatMap((chunk) => (chunk.css ?? []).map((css) => `/${css}`)),
-  };
+  const manifest = pageManifestSchema.safeParse(content);
+  if (!manifest.success)
+    throw new Error(`${file} is not this release's page manifest: rebuild the web app (npm run build)`, {
+      cause: manifest.error,
+    });
+  return manifest.data;
 }
 
 /** A page's HTML with its brotli and gzip copies. */
@@ -74,21 +45,13 @@ function pageVariant(html: string): PageVariant {
 }
 
 /**
- * The SPA page for a browser that holds a session: the same index.html, plus preloads of the
- * signed-in frame's scripts and stylesheet. Without them the browser learns of those files only
- * once the first scripts have run and the account has loaded: a second round trip before any
- * signed-in page shows (decision 012). Undefined when the build does not say which files those are.
+ * The SPA page for a browser that holds a session: index.html plus preloads of the signed-in
+ * frame's scripts and stylesheet. Without them the browser learns of those files only once the
+ * first scripts have run and the account has loaded: a second round trip before any signed-in page
+ * shows (decision 012).
  */
-export function signedInPageVariant(webDist: string): PageVariant | undefined {
-  const files = signedInFrameFiles(webDist);
-  if (!files) return undefined;
-  const links = [
-    ...files.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
-    ...files.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
-  ];
-  const index = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
-  return pageVariant(index.replace('</head>', `${links.join('\n    ')}\n  </head>`));
-}
+export const signedInPageVariant = (manifest: PageManifest): PageVariant =>
+  pageVariant(manifest.signedInPage);
 
 /** The encoding the browser accepts that pages go out in: brotli, then gzip, else none. */
 function pageEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {

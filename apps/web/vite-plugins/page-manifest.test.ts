@@ -1,0 +1,101 @@
+import { pageManifestSchema, type PageManifest } from '@portal/contracts';
+import type { Rolldown } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { pageManifest } from './page-manifest.ts';
+
+/*
+ * The plugin over a built page and bundle as Vite hands them over: the entry loads React, the
+ * signed-in frame's chunk imports React and a chunk of its own, and has a stylesheet.
+ */
+const INDEX = [
+  '<!doctype html><html><head><title>Developer Portal</title>',
+  '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+  '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
+  '<style>body{}</style>',
+  '<link rel="preload" href="/api/v1/accounts/me" as="fetch" crossorigin="anonymous">',
+  '<link rel="preload" href="/api/v1/config" as="fetch" crossorigin="anonymous">',
+  '</head><body><div id="root"></div></body></html>',
+].join('\n');
+
+const chunk = (fileName: string, imports: string[], moduleIds: string[] = [], css: string[] = []) => ({
+  type: 'chunk',
+  fileName,
+  isEntry: fileName.includes('index'),
+  imports,
+  moduleIds,
+  viteMetadata: { importedCss: new Set(css), importedAssets: new Set() },
+});
+
+function manifestOf(index: string): PageManifest {
+  const bundle = {
+    'index.html': { type: 'asset', fileName: 'index.html', source: index },
+    'assets/index-e1.js': chunk('assets/index-e1.js', ['assets/react-r1.js']),
+    'assets/react-r1.js': chunk('assets/react-r1.js', []),
+    'assets/signed-in-s1.js': chunk(
+      'assets/signed-in-s1.js',
+      ['assets/react-r1.js', 'assets/shared-m1.js'],
+      ['/web/src/app/routes/app-layout.tsx'],
+      ['assets/signed-in-s1.css'],
+    ),
+    'assets/shared-m1.js': chunk('assets/shared-m1.js', []),
+  } as unknown as Rolldown.OutputBundle;
+  const plugin = pageManifest({
+    webRoot: '/web',
+    signedInFrame: 'src/app/routes/app-layout.tsx',
+    firstRequests: ['/api/v1/accounts/me', '/api/v1/config'],
+  });
+  const emitted: string[] = [];
+  const context = {
+    emitFile: (file: { source: string }) => emitted.push(file.source),
+    error: (message: string) => {
+      throw new Error(message);
+    },
+  };
+  (plugin.generateBundle as (this: unknown, options: unknown, bundle: Rolldown.OutputBundle) => void).call(
+    context,
+    {},
+    bundle,
+  );
+  return pageManifestSchema.parse(JSON.parse(emitted[0]!));
+}
+
+const loader = (modules: string) =>
+  `<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="${modules}"></script>`;
+
+describe('the page manifest', () => {
+  it('cuts the signed-out page: scripts after the first paint, no API preloads, #root inert', () => {
+    expect(manifestOf(INDEX).renderedPage.signedOut).toEqual({
+      beforeTitle: '<!doctype html><html><head><title>',
+      beforeContent: `</title>\n${loader('/assets/react-r1.js')}\n<style>body{}</style>\n</head><body><div id="root" inert>`,
+      beforeData: '</div>',
+      afterData: '</body></html>',
+    });
+  });
+
+  it("cuts the signed-in page with the frame's chunks the first page does not load, and its stylesheet linked", () => {
+    expect(manifestOf(INDEX).renderedPage.signedIn.beforeContent).toBe(
+      `</title>\n${loader('/assets/react-r1.js /assets/signed-in-s1.js /assets/shared-m1.js')}\n<style>body{}</style>\n` +
+        '<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css"></head><body><div id="root" inert>',
+    );
+  });
+
+  it("preloads the frame's files on the page a browser holding a session renders alone", () => {
+    expect(manifestOf(INDEX).signedInPage).toBe(
+      INDEX.replace(
+        '</head>',
+        '<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">\n    ' +
+          '<link rel="modulepreload" crossorigin href="/assets/shared-m1.js">\n    ' +
+          '<link rel="preload" as="style" crossorigin href="/assets/signed-in-s1.css">\n  </head>',
+      ),
+    );
+  });
+
+  it('fails the build when the page no longer holds what it is cut at', () => {
+    expect(() => manifestOf(INDEX.replace('<div id="root"></div>', '<main></main>'))).toThrow(
+      /page manifest/,
+    );
+    expect(() => manifestOf(INDEX.replace(/<script type="module"[^>]*><\/script>/, ''))).toThrow(
+      /entry script/,
+    );
+  });
+});

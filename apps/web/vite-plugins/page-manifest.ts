@@ -1,0 +1,151 @@
+import path from 'node:path';
+import type { Plugin, Rolldown } from 'vite';
+// By path, not by the package's name: the build's configuration is bundled to run on Node 20, which
+// loads a package named by the import as it is, and the contracts are TypeScript.
+import {
+  PAGE_MANIFEST_FILE,
+  pageManifestSchema,
+  type RenderedPageShell,
+} from '../../../packages/contracts/src/server-render.ts';
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
+
+export interface PageManifestOptions {
+  /** The web app's root directory, against which `signedInFrame` is named. */
+  webRoot: string;
+  /** The route module of the signed-in frame, whose chunks every signed-in page needs. */
+  signedInFrame: string;
+  /** The API calls the built page preloads, which a rendered page carries in itself. */
+  firstRequests: readonly string[];
+}
+
+/** Loads a rendered page's scripts once the page has painted (apps/web/public/after-first-paint.js). */
+const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
+const TITLE = /<title>[^<]*<\/title>/;
+const ROOT = '<div id="root"></div>';
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
+/** Marks where the shell is cut: a character no built page holds. */
+const CUT = '\u0000';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The chunks a chunk needs before it runs: itself and its static imports, transitively, in import order. */
+function staticClosure(bundle: OutputBundle, fileName: string, into = new Set<string>()): Set<string> {
+  const chunk = bundle[fileName];
+  if (into.has(fileName) || chunk?.type !== 'chunk') return into;
+  into.add(fileName);
+  for (const imported of chunk.imports) staticClosure(bundle, imported, into);
+  return into;
+}
+
+/** The files a signed-in page needs beyond the first page's own: the signed-in frame's chunks. */
+interface SignedInFrameFiles {
+  scripts: string[];
+  stylesheets: string[];
+}
+
+function signedInFrameFiles(
+  bundle: OutputBundle,
+  entry: OutputChunk,
+  frameModule: string,
+): SignedInFrameFiles {
+  const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+  const frame = chunks.find((chunk) => chunk.moduleIds.includes(frameModule));
+  if (!frame) throw new Error(`page manifest: ${frameModule} is in no chunk of the build`);
+  const loadedFirst = staticClosure(bundle, entry.fileName);
+  const frameChunks = [...staticClosure(bundle, frame.fileName)]
+    .filter((fileName) => !loadedFirst.has(fileName))
+    .map((fileName) => bundle[fileName] as OutputChunk);
+  return {
+    scripts: frameChunks.map((chunk) => `/${chunk.fileName}`),
+    stylesheets: frameChunks.flatMap((chunk) =>
+      [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`),
+    ),
+  };
+}
+
+/** `html` with `pattern` replaced, failing the build when the page no longer holds it. */
+function replaceIn(html: string, pattern: string | RegExp, replacement: string): string {
+  const found = typeof pattern === 'string' ? html.includes(pattern) : new RegExp(pattern.source).test(html);
+  if (!found) throw new Error(`page manifest: the built index.html holds no ${String(pattern)}`);
+  // A function, so that `$` in the replacement is text.
+  return html.replace(pattern, () => replacement);
+}
+
+/**
+ * The built page cut for a rendered page (decision 026): its scripts, which the built page loads
+ * from its head, named to the after-first-paint loader instead (a rendered page has nothing to wait
+ * for); the API preloads left out (the page carries their answers); on a signed-in page the frame's
+ * stylesheet linked, as it styles what is already on screen.
+ */
+function renderedPageShell(
+  html: string,
+  { firstRequests }: PageManifestOptions,
+  frame: SignedInFrameFiles | undefined,
+): RenderedPageShell {
+  const entry = ENTRY_SCRIPT.exec(html)?.[1];
+  if (!entry) throw new Error('page manifest: the built index.html loads no entry script');
+  const modules = [
+    ...[...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!),
+    ...(frame?.scripts ?? []),
+  ];
+  const loader =
+    `<script defer src="${AFTER_FIRST_PAINT_SCRIPT}" data-entry="${entry}" ` +
+    `data-modules="${modules.join(' ')}"></script>`;
+  const stylesheets = (frame?.stylesheets ?? []).map(
+    (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
+  );
+  let page = replaceIn(html.replace(MODULE_PRELOAD, ''), ENTRY_SCRIPT, loader);
+  for (const href of firstRequests)
+    page = replaceIn(
+      page,
+      new RegExp(`\\s*<link rel="preload" href="${escapeRegExp(href)}" as="fetch"[^>]*>`),
+      '',
+    );
+  page = replaceIn(page, '</head>', `${stylesheets.join('')}</head>`);
+  // Inert until the page's script has taken it over (apps/web/src/main.tsx).
+  page = replaceIn(page, ROOT, `<div id="root" inert>${CUT}</div>${CUT}`);
+  page = replaceIn(page, TITLE, `<title>${CUT}</title>`);
+  const [beforeTitle, beforeContent, beforeData, afterData, ...more] = page.split(CUT);
+  if (afterData === undefined || more.length > 0)
+    throw new Error('page manifest: the built index.html holds a character the cuts are marked with');
+  return { beforeTitle: beforeTitle!, beforeContent: beforeContent!, beforeData: beforeData!, afterData };
+}
+
+/**
+ * Writes the page manifest (decision 038): everything the portal server needs of the built pages,
+ * so that the server reads one typed file of this build's own rather than Vite's page and manifests.
+ * Checked against the contract here, so a build never writes what the server would refuse.
+ */
+export function pageManifest(options: PageManifestOptions): Plugin {
+  const frameModule = path.join(options.webRoot, options.signedInFrame);
+  return {
+    name: 'portal-page-manifest',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      const entry = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry);
+      if (index?.type !== 'asset' || entry?.type !== 'chunk')
+        this.error('the build has no index.html and entry');
+      const html = String(index.source);
+      const frame = signedInFrameFiles(bundle, entry, frameModule);
+      const preloads = [
+        ...frame.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+        ...frame.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
+      ];
+      const manifest = pageManifestSchema.parse({
+        version: 1,
+        renderedPage: {
+          signedOut: renderedPageShell(html, options, undefined),
+          signedIn: renderedPageShell(html, options, frame),
+        },
+        signedInPage: replaceIn(html, '</head>', `${preloads.join('\n    ')}\n  </head>`),
+      });
+      this.emitFile({ type: 'asset', fileName: PAGE_MANIFEST_FILE, source: JSON.stringify(manifest) });
+    },
+  };
+}

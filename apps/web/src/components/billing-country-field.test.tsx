@@ -56,7 +56,8 @@ async function choose(label: string) {
   await act(async () => fireEvent.click(await screen.findByRole('option', { name: label, hidden: true })));
 }
 
-describe('the billing country field', () => {
+// A first render loads Mantine's select, which takes seconds on a busy machine.
+describe('the billing country field', { timeout: 30_000 }, () => {
   it("sets the form's country and reports another country chosen, not the same one again", async () => {
     const onCountryChange = vi.fn();
     const onSubmit = vi.fn();

@@ -45,7 +45,8 @@ function renderForm(lock: BillingCountryLock) {
   return renderSignedInPart(<BillingInformationForm />, queryClient);
 }
 
-describe('the billing information form', () => {
+// A first render loads Mantine's form parts, which takes seconds on a busy machine.
+describe('the billing information form', { timeout: 30_000 }, () => {
   it('shows a country fixed by a payment disabled, says why, and leaves the other fields open', () => {
     renderForm({ billingCountry: 'SG', locked: true });
     const country = screen.getByLabelText('Country', { selector: 'input' }) as HTMLInputElement;

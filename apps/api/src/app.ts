@@ -15,6 +15,7 @@ import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { ssoJobs } from './modules/sso/sso.jobs.ts';
+import { ssoPlugin } from './modules/sso/sso.plugin.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { applicationsJobs } from './modules/applications/applications.jobs.ts';
 import { applicationsRoutes } from './modules/applications/applications.routes.ts';
@@ -128,6 +129,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(ledgerPlugin);
   await app.register(billingPlugin);
   await app.register(paymentsPlugin);
+  await app.register(ssoPlugin);
   const stripe = stripeSources(config);
 
   // The security headers, built once: @fastify/helmet built helmet's middleware (and parsed the

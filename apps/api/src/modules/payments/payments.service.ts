@@ -12,6 +12,7 @@ import {
   type TopUpRequest,
   type TopUpResponse,
 } from '@portal/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SessionUser } from '../../auth/session.ts';
 import type { CardAttemptLimits } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -25,6 +26,7 @@ import {
   type GatewayCard,
   type PaymentGateway,
 } from '../../payments/payment-gateway.ts';
+import type { ReportedPaymentIntent } from '../../payments/stripe-gateway.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import type { PortalMetrics } from '../../plugins/metrics.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
@@ -49,6 +51,7 @@ import { requireMembership } from '../members/members.service.ts';
 import {
   deletePaymentProfile,
   findAttempt,
+  findAttemptByIdempotencyKey,
   findPayingOrganization,
   findPaymentProfile,
   hasPaymentProfile,
@@ -605,17 +608,40 @@ export function paymentsService({
     },
 
     /**
-     * Settles a pending attempt with the outcome the gateway reported by itself (a signed Stripe
-     * webhook, its PaymentIntent read back from Stripe), through the same settlement as the live
-     * request and the reconciliation: whichever comes first settles, the others find it settled.
-     * Added for the Stripe webhook; it asks the gateway nothing, so a key Stripe has forgotten
-     * (24 hours) cannot make a second charge here.
+     * Settles the attempt a PaymentIntent was made for with the outcome Stripe reported by itself (a
+     * signed webhook, the PaymentIntent read back from Stripe), through the same settlement as the
+     * live request and the reconciliation: whichever comes first settles, the others find it
+     * settled. It asks the gateway nothing, so a key Stripe has forgotten (24 hours) cannot make a
+     * second charge here. A PaymentIntent the portal did not make, one still processing, and an
+     * attempt settled already are left alone; money taken for an attempt settled as refused, and a
+     * PaymentIntent of another amount than its attempt's, are logged for an operator.
      */
-    async settleReported(
-      attempt: PaymentAttemptRow,
-      outcome: ChargeOutcome,
-    ): Promise<PaymentAttemptRow['status']> {
-      return settleLate(attempt, outcome);
+    async settleReportedPaymentIntent(
+      paymentIntentId: string,
+      reported: ReportedPaymentIntent,
+      log: FastifyBaseLogger,
+    ): Promise<void> {
+      const attempt = reported.idempotencyKey
+        ? await findAttemptByIdempotencyKey(db, reported.idempotencyKey)
+        : undefined;
+      if (!attempt) return;
+      if (attempt.status === 'refused' && reported.outcome?.outcome === 'succeeded') {
+        // Money taken for an attempt settled as not charged (decision 025): for an operator to refund.
+        log.error(
+          { paymentIntentId, attemptId: attempt.id, refusal: attempt.refusal },
+          'Stripe charged for a payment attempt the portal settled as refused; refund it in Stripe or record it',
+        );
+      }
+      if (attempt.status !== 'pending' || !reported.outcome) return;
+      if (reported.amountCents !== attempt.amountCents || reported.currency !== 'usd') {
+        log.error(
+          { paymentIntentId, attemptId: attempt.id },
+          'a PaymentIntent names a payment attempt of another amount; the attempt is left to the reconciliation',
+        );
+        return;
+      }
+      const status = await settleLate(attempt, reported.outcome);
+      log.info({ paymentIntentId, attemptId: attempt.id, status }, 'payment attempt settled by Stripe');
     },
   };
 }

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { GatewayUnavailableError } from '../../payments/payment-gateway.ts';
 import { SETTLING_EVENTS, StripeGateway } from '../../payments/stripe-gateway.ts';
-import { findAttemptByIdempotencyKey } from './payments.repository.ts';
 
 /** Where Stripe posts its events: register it in Stripe's dashboard as `$PUBLIC_URL` + this. */
 export const STRIPE_WEBHOOK_PREFIX = '/api/v1/payments/stripe';
@@ -77,29 +76,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
         if (error instanceof GatewayUnavailableError) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
         throw error;
       }
-      const attempt = reported.idempotencyKey
-        ? await findAttemptByIdempotencyKey(app.database.db, reported.idempotencyKey)
-        : undefined;
-      if (attempt?.status === 'refused' && reported.outcome?.outcome === 'succeeded') {
-        // Money taken for an attempt settled as not charged (decision 025): for an operator to refund.
-        request.log.error(
-          { paymentIntentId, attemptId: attempt.id, refusal: attempt.refusal },
-          'Stripe charged for a payment attempt the portal settled as refused; refund it in Stripe or record it',
-        );
-      }
-      if (!attempt || attempt.status !== 'pending' || !reported.outcome) return { received: true as const };
-      if (reported.amountCents !== attempt.amountCents || reported.currency !== 'usd') {
-        request.log.error(
-          { paymentIntentId, attemptId: attempt.id },
-          'a PaymentIntent names a payment attempt of another amount; the attempt is left to the reconciliation',
-        );
-        return { received: true as const };
-      }
-      const status = await service.settleReported(attempt, reported.outcome);
-      request.log.info(
-        { paymentIntentId, attemptId: attempt.id, status },
-        'payment attempt settled by Stripe',
-      );
+      await service.settleReportedPaymentIntent(paymentIntentId, reported, request.log);
       return { received: true as const };
     },
   );

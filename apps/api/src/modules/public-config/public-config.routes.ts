@@ -1,7 +1,6 @@
 import { PublicConfigSchema, REGION_KEYS, type PublicConfig } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { anyProviderExists } from '../sso/sso.repository.ts';
 
 /** What the sign-in pages need to know before anyone signs in; public. */
 export async function publicConfigRoutes(app: FastifyInstance) {
@@ -22,7 +21,6 @@ export async function publicConfigRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/',
     { schema: { response: { 200: PublicConfigSchema } } },
-    // Sign-in offers SSO once any organisation has connected its identity provider.
-    async (): Promise<PublicConfig> => ({ ...fixed, ssoSignIn: await anyProviderExists(app.database.db) }),
+    async (): Promise<PublicConfig> => ({ ...fixed, ssoSignIn: await app.sso.signInOffered() }),
   );
 }

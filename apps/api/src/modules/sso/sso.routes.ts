@@ -9,8 +9,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
-import { dnsDomainProofLookup } from './email-domain-proof.ts';
-import { ssoService } from './sso.service.ts';
 
 /**
  * /api/v1/sso: the organisation's single sign-on, set up by a holder of MANAGE_SSO (beyond the spec). A
@@ -18,12 +16,7 @@ import { ssoService } from './sso.service.ts';
  * limited per client like sign-in.
  */
 export async function ssoRoutes(app: FastifyInstance) {
-  const service = ssoService({
-    db: app.database.db,
-    config: app.config,
-    domainProofLookup: dnsDomainProofLookup(app.config.dnsServers),
-    log: app.log,
-  });
+  const service = app.sso;
   const { rateLimits } = app;
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.addHook('onRequest', app.authenticate);

@@ -32,6 +32,7 @@ import {
   type DomainProofLookup,
 } from './email-domain-proof.ts';
 import {
+  anyProviderExists,
   applicationsOfOrganization,
   defaultApplicationsOf,
   deleteProvider,
@@ -140,6 +141,11 @@ export function ssoService({
   }
 
   return {
+    /** Whether the sign-in page offers SSO: once any organisation has connected its identity provider. */
+    async signInOffered(): Promise<boolean> {
+      return anyProviderExists(db);
+    },
+
     async getSettings(user: SessionUser): Promise<SsoSettings> {
       return settingsOf(await organizationManagedBy(user));
     },
@@ -240,3 +246,5 @@ export function ssoService({
     },
   };
 }
+
+export type SsoService = ReturnType<typeof ssoService>;

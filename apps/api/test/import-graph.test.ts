@@ -66,4 +66,16 @@ describe('the API source folders', () => {
     });
     expect(cycles).toEqual([]);
   });
+
+  // A route calls its module's service; only services reach repositories (the server layers).
+  it('have no route file that imports a repository', () => {
+    const routeFiles = sourceFiles(SOURCE_ROOT).filter((file) => file.endsWith('.routes.ts'));
+    expect(routeFiles.length).toBeGreaterThan(10);
+    const reachingRepositories = routeFiles.flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)]
+        .filter(([, specifier]) => specifier!.endsWith('.repository.ts'))
+        .map(([, specifier]) => `${path.relative(SOURCE_ROOT, file)} imports ${specifier}`),
+    );
+    expect(reachingRepositories).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 import { padTransactionId } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  billingCycleBefore,
+  billingCycleOf,
   centsToUsd,
   flatRateInvoice,
   formatUnitPriceUsd,
@@ -316,5 +318,20 @@ describe('amounts and ids as shown', () => {
 
   it.each([0, -1, 1.5])('refuses the transaction sequence %s', (sequence) => {
     expect(() => padTransactionId(sequence)).toThrow(RangeError);
+  });
+});
+
+describe('billing cycles of a moment, in UTC', () => {
+  it.each([
+    { at: '2026-03-31T23:59:59.999Z', cycle: '2026-03', before: '2026-02', twelveBefore: '2025-03' },
+    { at: '2026-01-01T00:00:00.000Z', cycle: '2026-01', before: '2025-12', twelveBefore: '2025-01' },
+    // Late on 31 March in UTC−10 is already April in UTC, and the cycle follows UTC.
+    { at: '2026-03-31T20:00:00.000-10:00', cycle: '2026-04', before: '2026-03', twelveBefore: '2025-04' },
+  ])('$at is in $cycle, the month before is $before', ({ at, cycle, before, twelveBefore }) => {
+    const date = new Date(at);
+    expect(billingCycleOf(date)).toBe(cycle);
+    expect(billingCycleBefore(date)).toBe(before);
+    expect(billingCycleBefore(date, 12)).toBe(twelveBefore);
+    expect(billingCycleBefore(date, 0)).toBe(cycle);
   });
 });

@@ -69,6 +69,16 @@ function utcDay(epochMs: number): number {
   return Math.floor(epochMs / DAY_MS);
 }
 
+/** The billing cycle (`YYYY-MM`) a moment falls in, in UTC. */
+export function billingCycleOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+/** The billing cycle `monthsBack` months before the one a moment falls in (the month before by default). */
+export function billingCycleBefore(date: Date, monthsBack = 1): string {
+  return billingCycleOf(new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - monthsBack, 1)));
+}
+
 /** The year and month (1–12) of a `YYYY-MM` billing cycle. */
 export function parseBillingCycle(cycle: string): { year: number; month: number } {
   if (!BILLING_CYCLE_PATTERN.test(cycle)) throw new RangeError(`billing cycle must be YYYY-MM, got ${cycle}`);

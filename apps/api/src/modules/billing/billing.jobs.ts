@@ -21,7 +21,7 @@ import {
   inactivateForOverdueInvoices,
 } from '../ledger/ledger.service.ts';
 import { creditOf, invoiceTotals } from './billing-reads.ts';
-import { formatUsd } from './billing-rules.ts';
+import { billingCycleBefore, billingCycleOf, formatUsd } from './billing-rules.ts';
 import {
   listApplicationsWithNetwork,
   listSuperAdminEmails,
@@ -91,13 +91,6 @@ export interface BillingJobsDeps {
   monthlyRun: ReturnType<typeof monthlyRunService>;
 }
 
-function cycleOf(date: Date): string {
-  return date.toISOString().slice(0, 7);
-}
-
-function previousCycleOf(date: Date): string {
-  return cycleOf(new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1)));
-}
 
 /**
  * Imports a month's monthly active users of every application from its region's admin API (one
@@ -349,13 +342,13 @@ class BillingWorkers implements JobWorkers {
   private async sendDueJobs() {
     const { jobQueue, now } = this.deps;
     const today = now();
-    const job: ImportUsageJob = { cycle: cycleOf(today) };
+    const job: ImportUsageJob = { cycle: billingCycleOf(today) };
     await jobQueue.sendOnce(
       IMPORT_USAGE_QUEUE,
       job,
       jobIdOf('import-usage', today.toISOString().slice(0, 10)),
     );
-    if (today.getUTCDate() <= CLOSING_WINDOW_DAYS) await closeMonth(jobQueue, previousCycleOf(today));
+    if (today.getUTCDate() <= CLOSING_WINDOW_DAYS) await closeMonth(jobQueue, billingCycleBefore(today));
     await inactivateAccountsWithOverdueInvoices(this.deps);
     await reactivateForgottenApplications(this.deps);
   }

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts';
 import { invoiceNumber } from '../ledger/invoice-number.ts';
 import { countries, subdivisionsOf } from '../utils/geography.ts';
 import { creditOf, invoiceTotals, requireTransaction, taxLines } from './billing-reads.ts';
+import { billingCycleOf } from './billing-rules.ts';
 import { findBillingDetails, findTransactionOrganizationId, listInvoiceLines } from './billing.repository.ts';
 import type { InvoiceLinkCheck, InvoiceLinks } from './invoice-links.ts';
 import { renderInvoicePdf, type InvoiceCustomer } from './invoice-pdf.ts';
@@ -62,7 +63,7 @@ export function invoicesService({ db, productName, links, sellerAddressLines }: 
         invoiceNumber: number,
         issuedAt: row.createdAt,
         // Every invoice is a month's; a ledger row without a cycle carries none.
-        billingCycle: row.billingCycle ?? row.createdAt.toISOString().slice(0, 7),
+        billingCycle: row.billingCycle ?? billingCycleOf(row.createdAt),
         seller: { name: productName, addressLines: sellerAddressLines },
         customer: invoiceCustomer(details),
         lines: lines.map((line) => ({

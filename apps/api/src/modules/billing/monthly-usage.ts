@@ -1,4 +1,5 @@
 import type { MonthlyUsage } from '@portal/contracts';
+import { billingCycleBefore } from './billing-rules.ts';
 
 /** An imported monthly figure of one application, with its current name. */
 export interface ImportedMonthlyUsage {
@@ -10,11 +11,7 @@ export interface ImportedMonthlyUsage {
 
 /** The `count` months up to and including the one `now` falls in (UTC), oldest first, as `YYYY-MM`. */
 export function monthsUpTo(now: Date, count: number): string[] {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth();
-  return Array.from({ length: count }, (_, index) =>
-    new Date(Date.UTC(year, month - (count - 1 - index), 1)).toISOString().slice(0, 7),
-  );
+  return Array.from({ length: count }, (_, index) => billingCycleBefore(now, count - 1 - index));
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { requireMembership } from '../members/members.service.ts';
 import { callerOrganizationId } from './billing-reads.ts';
+import { billingCycleOf } from './billing-rules.ts';
 import { listMonthlyUsage, sumCycleUsage } from './billing.repository.ts';
 import { monthlyUsageByApplication, monthsUpTo } from './monthly-usage.ts';
 
@@ -18,7 +19,7 @@ export function planUsageService({ db }: { db: Db }) {
     /** GET /api/v1/accounts/usages: the monthly active users of the current month so far. */
     async usages(user: SessionUser, now = new Date()): Promise<UsageRecord[]> {
       const organizationId = await callerOrganizationId(db, user, 'VIEW_PLAN_DETAIL');
-      const { mau, updatedAt } = await sumCycleUsage(db, organizationId, now.toISOString().slice(0, 7));
+      const { mau, updatedAt } = await sumCycleUsage(db, organizationId, billingCycleOf(now));
       return [{ type: 'mau', usage: mau, updatedAt: updatedAt?.toISOString() ?? null }];
     },
 

@@ -23,7 +23,7 @@ import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { hasCardPayment, updateOrganization } from '../accounts/accounts.repository.ts';
-import { centsToUsd, usdToCents } from '../billing/billing-rules.ts';
+import { billingCycleOf, centsToUsd, usdToCents } from '../billing/billing-rules.ts';
 import { importUsage, sendOwedInactiveNotices } from '../billing/billing.jobs.ts';
 import type { Billing } from '../billing/billing.plugin.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
@@ -215,7 +215,7 @@ export function operatorsService({
 
     /** Imports a month's usage (the current month by default) from every region, and answers once it is recorded. */
     async importUsage({ month }: ImportUsageRequest): Promise<ImportUsageResponse> {
-      const cycle = month ?? now().toISOString().slice(0, 7);
+      const cycle = month ?? billingCycleOf(now());
       try {
         const { recorded } = await importUsage({ db, regions, now }, cycle);
         return { month: cycle, recorded };
@@ -232,7 +232,7 @@ export function operatorsService({
       const organizationId = organization ? await resolveOrganizationId(organization) : undefined;
       const at = now();
       // Months as YYYY-MM order as text: one has ended once the current month is after it.
-      if (at.toISOString().slice(0, 7) <= month) {
+      if (billingCycleOf(at) <= month) {
         throw new AppError('VALIDATION_ERROR', {
           field: 'month',
           message: `month: ${month} has not ended yet; a month is billed once it is over.`,

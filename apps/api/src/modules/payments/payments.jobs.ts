@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { lowBalanceMail, paymentReceiptMail } from '../../mail/templates.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
-import { formatUsd } from '../billing/billing-rules.ts';
+import { billingCycleBefore, billingCycleOf, formatUsd } from '../billing/billing-rules.ts';
 import { listSuperAdminEmails } from '../billing/billing.repository.ts';
 import { deleteExpiredCardAttempts } from './card-attempts.ts';
 import {
@@ -86,19 +86,14 @@ export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJ
   );
 }
 
-function previousCycleOf(cycle: string): string {
-  const [year, month] = cycle.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
-}
-
 /**
  * Warns the super-admins of each active PAYG organisation whose balance is below last month's
  * charge, once a month: the mail jobs are keyed by organisation, month and address, so a warning
  * repeated before the month is recorded sends nothing twice.
  */
 export async function warnLowBalances(deps: { db: Db; jobQueue: JobQueue }, now: Date) {
-  const cycle = now.toISOString().slice(0, 7);
-  const low = await listLowBalances(deps.db, cycle, previousCycleOf(cycle));
+  const cycle = billingCycleOf(now);
+  const low = await listLowBalances(deps.db, cycle, billingCycleBefore(now));
   for (const organization of low) {
     for (const to of await listSuperAdminEmails(deps.db, organization.organizationId)) {
       const job: LowBalanceMailJob = { ...organization, cycle, to };

@@ -59,10 +59,10 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>;
 
 /** PUT /api/v1/accounts/security (super-admin): whether the organisation requires two-factor authentication. */
-export const OrganizationSecurityRequestSchema = z.object({
+export const UpdateOrganizationSecurityRequestSchema = z.object({
   requireTwoFactor: z.boolean(),
 });
-export type OrganizationSecurityRequest = z.infer<typeof OrganizationSecurityRequestSchema>;
+export type UpdateOrganizationSecurityRequest = z.infer<typeof UpdateOrganizationSecurityRequestSchema>;
 
 /** PUT /api/v1/accounts after setup: the billing details (an empty vatNumber means unregistered). */
 export const UpdateAccountRequestSchema = z.object({

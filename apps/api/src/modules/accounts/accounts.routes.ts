@@ -3,7 +3,7 @@ import {
   BillingCountryLockSchema,
   FreeCreditTiersResponseSchema,
   InitialSetupRequestSchema,
-  OrganizationSecurityRequestSchema,
+  UpdateOrganizationSecurityRequestSchema,
   TaxRatesResponseSchema,
   UpdateAccountRequestSchema,
 } from '@portal/contracts';
@@ -36,8 +36,8 @@ export async function accountsRoutes(app: FastifyInstance) {
 
   r.put(
     '/security',
-    { schema: { body: OrganizationSecurityRequestSchema, response: { 200: AccountSchema } } },
-    async (request) => service.updateSecurity(requireSessionUser(request), request.body),
+    { schema: { body: UpdateOrganizationSecurityRequestSchema, response: { 200: AccountSchema } } },
+    async (request) => service.updateOrganizationSecurity(requireSessionUser(request), request.body),
   );
 
   r.put(

@@ -9,7 +9,7 @@ import {
   type FreeCreditTier,
   type InitialSetupRequest,
   type MessageKey,
-  type OrganizationSecurityRequest,
+  type UpdateOrganizationSecurityRequest,
   type TaxRates,
   type UpdateAccountRequest,
 } from '@portal/contracts';
@@ -200,7 +200,7 @@ export function accountsService({ db }: AccountsDeps) {
      * with a password or Google must use a second factor. Requiring it takes effect on every session
      * at its next request. A caller who would be asked to enrol at once must turn it on first.
      */
-    async updateSecurity(user: SessionUser, input: OrganizationSecurityRequest): Promise<Account> {
+    async updateOrganizationSecurity(user: SessionUser, input: UpdateOrganizationSecurityRequest): Promise<Account> {
       const { member, organization } = await requireMembership(db, user);
       assertPermission(member.roleId, 'MANAGE_SECURITY');
       if (input.requireTwoFactor && mustEnrolWhenRequired(user))

@@ -1,4 +1,4 @@
-import type { Account, OrganizationSecurityRequest } from '@portal/contracts';
+import type { Account, UpdateOrganizationSecurityRequest } from '@portal/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { setAccount } from '../../../lib/account';
 import { apiRequest } from '../../../lib/api-client';
@@ -6,7 +6,7 @@ import { apiRequest } from '../../../lib/api-client';
 /** PUT /api/v1/accounts/security (MANAGE_SECURITY): whether the organisation requires a second factor. */
 export function useUpdateOrganizationSecurity() {
   return useMutation({
-    mutationFn: (body: OrganizationSecurityRequest) =>
+    mutationFn: (body: UpdateOrganizationSecurityRequest) =>
       apiRequest<Account>('/api/v1/accounts/security', { method: 'PUT', body }),
     onSuccess: setAccount,
   });

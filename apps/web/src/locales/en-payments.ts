@@ -8,7 +8,7 @@ import type { MessageKey } from '@portal/contracts';
  */
 export const enPayments = {
   'payment.title.topUp': 'Top up your balance',
-  'payment.title.invoice': 'Pay transaction {{id}}',
+  'payment.title.transaction': 'Pay transaction {{id}}',
   'payment.unavailable.title': 'This payment is not available',
   'payment.unavailable.text':
     'Open the transaction you want to pay from Billing, or top up your balance there.',
@@ -32,8 +32,8 @@ export const enPayments = {
   'payment.summary.total': 'Total',
   'payment.summary.loadError': 'The order summary could not be loaded.',
   'payment.summary.enterAmount': 'Enter an amount to see the total.',
-  'payment.invoice.loadError': 'The payment summary of this transaction could not be loaded.',
-  'payment.invoice.nothingDue': 'Nothing is due on this transaction.',
+  'payment.transaction.loadError': 'The payment summary of this transaction could not be loaded.',
+  'payment.transaction.nothingDue': 'Nothing is due on this transaction.',
 
   'payment.source.label': 'Pay with',
   'payment.source.newCard': 'A new card',

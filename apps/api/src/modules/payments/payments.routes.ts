@@ -91,6 +91,7 @@ export async function transactionPaymentsRoutes(app: FastifyInstance) {
         response: { 200: PayTransactionResponseSchema },
       },
     },
-    async (request) => service.pay(requireSessionUser(request), request.params.id, request.body, request.ip),
+    async (request) =>
+      service.payTransaction(requireSessionUser(request), request.params.id, request.body, request.ip),
   );
 }

@@ -342,7 +342,7 @@ export function paymentsService({
    * the attempt written, then paid (or open again when the card is refused). With a `caller`, the
    * card attempt is claimed once the transaction is (a pay of one already being paid tries no card).
    */
-  async function payTransaction(
+  async function payTransactionWith(
     organizationId: string,
     transactionId: number,
     source: PaymentSource,
@@ -441,7 +441,7 @@ export function paymentsService({
       };
       try {
         for (const charge of await listOpenChargeIds(db, organization.id)) {
-          const paid = await payTransaction(organization.id, charge, source);
+          const paid = await payTransactionWith(organization.id, charge, source);
           accountReactivated ||= paid.accountReactivated;
         }
       } catch (error) {
@@ -571,8 +571,8 @@ export function paymentsService({
       };
     },
 
-    /** POST /transactions/{id}/pay: pays what an open service charge (its invoice) still owes by card. */
-    async pay(
+    /** POST /transactions/{id}/pay: pays what an open service charge still owes by card. */
+    async payTransaction(
       user: SessionUser,
       id: string,
       request: { token?: string; paymentProfileId?: string },
@@ -581,7 +581,7 @@ export function paymentsService({
       const { organization, caller } = await cardCaller(user, ip);
       const transaction = await requireTransaction(db, organization.id, id);
       const source = await chargeableSource(organization, request);
-      const settled = await payTransaction(organization.id, transaction.id, source, caller);
+      const settled = await payTransactionWith(organization.id, transaction.id, source, caller);
       return {
         transactionId: padTransactionId(transaction.id),
         status: 'paid',

@@ -4,7 +4,7 @@ import { ApiError, CODE_WORDING, NETWORK_ERROR } from '../../lib/api-error';
 import { registerToastContainer } from '../../lib/toasts';
 import { enPayments } from '../../locales/en-payments';
 import {
-  invoiceReturnPath,
+  transactionPaymentReturnPath,
   paymentFailureOf,
   paymentFailureText,
   paymentPageRequestOf,
@@ -25,16 +25,16 @@ describe('paymentPageRequestOf (§2 /payment/:sub/:type)', () => {
 
   it('pays the transaction the query names, padded to 9 digits', () => {
     expect(paymentPageRequestOf('invoice', query('id=42&amount=100.60'))).toEqual({
-      type: 'invoice',
+      type: 'transaction',
       transactionId: '000000042',
     });
     expect(paymentPageRequestOf('invoice', query('id=000000042'))).toEqual({
-      type: 'invoice',
+      type: 'transaction',
       transactionId: '000000042',
     });
   });
 
-  it('has nothing to do for misc, an unknown type, or an invoice without a proper id', () => {
+  it('has nothing to do for misc, an unknown type, or the invoice type without a proper id', () => {
     expect(paymentPageRequestOf('misc', query('id=42&amount=10'))).toEqual({ type: 'unavailable' });
     expect(paymentPageRequestOf('donate', query(''))).toEqual({ type: 'unavailable' });
     expect(paymentPageRequestOf(undefined, query(''))).toEqual({ type: 'unavailable' });
@@ -115,7 +115,7 @@ describe('paymentFailureOf', () => {
       expect(paymentFailureOf(refusal(code))).toBe('retry');
   });
 
-  it('keeps the page when too many cards were tried, saying how long to wait (an invoice does not return to billing)', () => {
+  it('keeps the page when too many cards were tried, saying how long to wait (paying a transaction does not return to billing)', () => {
     const limited = new ApiError({
       status: 429,
       code: 'RATE_LIMITED',
@@ -150,9 +150,9 @@ describe('where a payment returns to (§2)', () => {
     );
   });
 
-  it('an invoice payment to the list with success true or false', () => {
-    expect(invoiceReturnPath('asc', true)).toBe('/billing/asc?success=true');
-    expect(invoiceReturnPath('asc', false)).toBe('/billing/asc?success=false');
+  it('paying a transaction to the list with success true or false', () => {
+    expect(transactionPaymentReturnPath('asc', true)).toBe('/billing/asc?success=true');
+    expect(transactionPaymentReturnPath('asc', false)).toBe('/billing/asc?success=false');
   });
 });
 

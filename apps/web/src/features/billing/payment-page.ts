@@ -21,11 +21,14 @@ const key = (k: TranslationKey) => k;
 
 /**
  * What /payment/:sub/:type is asked to do (§2): top up the balance (the amount the query proposes,
- * default 1000), pay transaction `id`, or nothing it can do: 'misc' and unknown types, and an
- * invoice without an id (decision 018: what is charged always comes from the server's ledger).
+ * default 1000), pay transaction `id` (the spec's type `invoice`), or nothing it can do: 'misc' and
+ * unknown types, and `invoice` without an id (decision 018: what is charged always comes from the
+ * server's ledger).
  */
 export type PaymentPageRequest =
-  { type: 'top-up'; amount: number } | { type: 'invoice'; transactionId: string } | { type: 'unavailable' };
+  | { type: 'top-up'; amount: number }
+  | { type: 'transaction'; transactionId: string }
+  | { type: 'unavailable' };
 
 const hasCents = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 
@@ -47,7 +50,8 @@ export function proposedTopUpAmount(query: string | null): number {
 export function paymentPageRequestOf(type: string | undefined, search: URLSearchParams): PaymentPageRequest {
   if (type === 'top-up') return { type, amount: proposedTopUpAmount(search.get('amount')) };
   const id = search.get('id')?.trim() ?? '';
-  if (type === 'invoice' && /^\d{1,18}$/.test(id)) return { type, transactionId: padTransactionId(id) };
+  if (type === 'invoice' && /^\d{1,18}$/.test(id))
+    return { type: 'transaction', transactionId: padTransactionId(id) };
   return { type: 'unavailable' };
 }
 
@@ -107,7 +111,7 @@ const TRY_AGAIN: readonly string[] = [
  *   too many cards were tried; the page says why and stays.
  * - 'unconfirmed': no answer, or the server could not confirm the charge: whether the card was
  *   charged is not known yet, so the page says to check billing and offers no second payment.
- * - 'other': anything else; an invoice payment returns to billing with success=false (§2).
+ * - 'other': anything else; a transaction's payment returns to billing with success=false (§2).
  */
 export type PaymentFailure = 'retry' | 'unconfirmed' | 'other';
 
@@ -138,7 +142,7 @@ export function topUpReturnPath(sub: string, amount: number): string {
   return billingPath(sub, { [TOP_UP_PARAM]: String(amount) });
 }
 
-/** Where an invoice payment leads (§2): the billing list, with a toast saying how it went. */
-export function invoiceReturnPath(sub: string, succeeded: boolean): string {
+/** Where a transaction's payment leads (§2): the billing list, with a toast saying how it went. */
+export function transactionPaymentReturnPath(sub: string, succeeded: boolean): string {
   return billingPath(sub, { [PAYMENT_PARAM]: String(succeeded) });
 }

@@ -5,7 +5,7 @@ export const PAYMENT_PARAM = 'success';
 export interface PaymentReturn {
   /** The amount topped up, when the list opens with successTopUp: the top-up success modal shows. */
   topUpAmount: number | null;
-  /** Whether the invoice payment went through, when the list opens with success=true or false. */
+  /** Whether the transaction's payment went through, when the list opens with success=true or false. */
   paymentSucceeded: boolean | null;
 }
 

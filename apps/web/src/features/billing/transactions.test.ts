@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canPayByCard,
   formatUsd,
-  invoicePaymentPath,
+  transactionPaymentPath,
   mauDetailRows,
   searchTermOf,
   showsPagination,
@@ -54,9 +54,9 @@ describe('statusTone and canPayByCard', () => {
   });
 });
 
-describe('invoicePaymentPath', () => {
+describe('transactionPaymentPath', () => {
   it('names the transaction and the amount due with 2 decimals', () => {
-    expect(invoicePaymentPath('asc', '000000042', 12.5)).toBe(
+    expect(transactionPaymentPath('asc', '000000042', 12.5)).toBe(
       '/payment/asc/invoice?id=000000042&amount=12.50',
     );
   });

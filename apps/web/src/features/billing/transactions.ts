@@ -34,8 +34,8 @@ export function canPayByCard(transaction: Pick<Transaction, 'status'>): boolean 
   return transaction.status === PAYABLE_TRANSACTION_STATUS;
 }
 
-/** Where paying an invoice by card happens (§2 /payment/:sub/:type with id and amount). */
-export function invoicePaymentPath(sub: string, transactionId: string, dueAmount: number): string {
+/** Where paying a transaction by card happens (§2 /payment/:sub/invoice with id and amount). */
+export function transactionPaymentPath(sub: string, transactionId: string, dueAmount: number): string {
   const query = new URLSearchParams({ id: transactionId, amount: dueAmount.toFixed(2) });
   return `/payment/${encodeURIComponent(sub)}/invoice?${query.toString()}`;
 }

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { errorText } from '../../../lib/api-error';
 import { toastError } from '../../../lib/toasts';
 import { paymentSummaryQueryOptions } from '../api/get-payment-summary';
-import { invoicePaymentPath } from '../transactions';
+import { transactionPaymentPath } from '../transactions';
 
 interface PayButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
   sub: string;
@@ -16,8 +16,8 @@ interface PayButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
 }
 
 /**
- * Opens the card payment of an open invoice with the amount still due, which only the invoice's
- * payment summary knows (a credit may cover part of it); the detail page has it already.
+ * Opens the card payment of an open transaction with the amount still due, which only the
+ * transaction's payment summary knows (a credit may cover part of it); the detail page has it already.
  */
 export function PayButton({ sub, transactionId, label, ...button }: PayButtonProps) {
   const queryClient = useQueryClient();
@@ -28,7 +28,7 @@ export function PayButton({ sub, transactionId, label, ...button }: PayButtonPro
     setLoading(true);
     try {
       const summary = await queryClient.fetchQuery(paymentSummaryQueryOptions(transactionId));
-      await navigate(invoicePaymentPath(sub, transactionId, summary.dueAmount));
+      await navigate(transactionPaymentPath(sub, transactionId, summary.dueAmount));
     } catch (error) {
       toastError(errorText(error));
       setLoading(false);

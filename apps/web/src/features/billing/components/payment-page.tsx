@@ -5,9 +5,9 @@ import { BrandLine } from '../../../components/centered-frame';
 import { useSignedInAccount } from '../../../lib/account';
 import { useTranslation } from '../../../lib/i18n';
 import { paymentPageRequestOf, type PaymentPageRequest } from '../payment-page';
-import { InvoicePayment } from './invoice-payment';
 import classes from './payment-page.module.css';
 import { TopUpPayment } from './top-up-payment';
+import { TransactionPayment } from './transaction-payment';
 
 /** A payment the page cannot make, why, and the way back to billing. */
 function NotAvailable({ sub, text }: { sub: string; text: string }) {
@@ -35,8 +35,8 @@ function PaymentContent({ sub, request }: { sub: string; request: PaymentPageReq
       ) : (
         <TopUpPayment sub={sub} proposedAmount={request.amount} />
       );
-    case 'invoice':
-      return <InvoicePayment sub={sub} transactionId={request.transactionId} />;
+    case 'transaction':
+      return <TransactionPayment sub={sub} transactionId={request.transactionId} />;
     case 'unavailable':
       return <NotAvailable sub={sub} text={t('payment.unavailable.text')} />;
   }
@@ -44,7 +44,7 @@ function PaymentContent({ sub, request }: { sub: string; request: PaymentPageReq
 
 /**
  * §2 /payment/:sub/:type: a card payment outside the navigation layout, with a header link back to
- * /billing/:sub. A top-up, paying an invoice, or a page saying the payment is not available.
+ * /billing/:sub. A top-up, paying a transaction, or a page saying the payment is not available.
  */
 export function PaymentPage() {
   const { t } = useTranslation();
@@ -54,8 +54,8 @@ export function PaymentPage() {
   const title =
     request.type === 'top-up'
       ? t('payment.title.topUp')
-      : request.type === 'invoice'
-        ? t('payment.title.invoice', { id: request.transactionId })
+      : request.type === 'transaction'
+        ? t('payment.title.transaction', { id: request.transactionId })
         : t('payment.unavailable.title');
 
   return (

@@ -8,7 +8,7 @@ import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaymentSummary } from '../api/get-payment-summary';
 import { useTransaction } from '../api/get-transaction';
-import { canPayByCard, formatUsd, invoicePaymentPath } from '../transactions';
+import { canPayByCard, formatUsd, transactionPaymentPath } from '../transactions';
 import { InvoiceDetail } from './invoice-detail';
 import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';
@@ -43,7 +43,7 @@ function TransactionActions({
       {canPayByCard(transaction) && summary && (
         <Button
           component={Link}
-          to={invoicePaymentPath(sub, transaction.transactionId, summary.dueAmount)}
+          to={transactionPaymentPath(sub, transaction.transactionId, summary.dueAmount)}
           leftSection={<IconCreditCard size={16} aria-hidden />}
         >
           {t('billing.detail.payByCard')}

@@ -66,7 +66,7 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
     if (!applyFieldErrors(error, setError, CONNECTION_FIELDS)) setFailure(submitErrorText(error));
   };
 
-  const runTest = handleSubmit((checked) => {
+  const testConnection = handleSubmit((checked) => {
     setFailure(null);
     test.mutate(connectionRequestOf(checked), {
       onSuccess: (result) => setPassed({ key: connectionKeyOf(checked), result }),
@@ -108,13 +108,13 @@ export function IdentityProviderSection({ connection }: { connection: SsoConnect
       title={t('ssoSettings.idp.title')}
       above={
         connection ? (
-          <SavedConnection connection={connection} onRemove={() => deletion.ask(null)} />
+          <SavedConnection connection={connection} onDelete={() => deletion.ask(null)} />
         ) : (
           <Text c="dimmed">{t('ssoSettings.idp.none')}</Text>
         )
       }
     >
-      <form onSubmit={runTest} noValidate aria-labelledby="sso-idp-form-title">
+      <form onSubmit={testConnection} noValidate aria-labelledby="sso-idp-form-title">
         <Stack gap="sm">
           <Text fw={600} id="sso-idp-form-title">
             {t(connection ? 'ssoSettings.idp.change' : 'ssoSettings.idp.connect')}
@@ -263,7 +263,7 @@ function PassedTestResult({ result }: { result: TestSsoConnectionResponse }) {
   );
 }
 
-function SavedConnection({ connection, onRemove }: { connection: SsoConnection; onRemove: () => void }) {
+function SavedConnection({ connection, onDelete }: { connection: SsoConnection; onDelete: () => void }) {
   const { t } = useTranslation();
   const items =
     connection.protocol === 'oidc'
@@ -303,7 +303,7 @@ function SavedConnection({ connection, onRemove }: { connection: SsoConnection; 
         </Group>
         <DetailList items={items} />
         <Group justify="flex-end">
-          <Button variant="outline" color="red" onClick={onRemove}>
+          <Button variant="outline" color="red" onClick={onDelete}>
             {t('ssoSettings.idp.remove')}
           </Button>
         </Group>

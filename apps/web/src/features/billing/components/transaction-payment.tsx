@@ -7,7 +7,7 @@ import { reloadAccount } from '../../../lib/account';
 import { useTranslation } from '../../../lib/i18n';
 import { paymentSummaryQueryOptions } from '../api/get-payment-summary';
 import { usePayTransaction } from '../api/pay-transaction';
-import { invoiceReturnPath } from '../payment-page';
+import { transactionPaymentReturnPath } from '../payment-page';
 import { formatUsd } from '../transactions';
 import { CardSourcePicker, PaymentSubmit, useCardPayment } from './card-payment';
 import { LoadError } from './load-error';
@@ -20,7 +20,7 @@ import { PaymentSummaryCard } from './payment-summary-card';
  * to billing with success=true; a refused card stays to try another; other failures return with
  * success=false.
  */
-export function InvoicePayment({ sub, transactionId }: { sub: string; transactionId: string }) {
+export function TransactionPayment({ sub, transactionId }: { sub: string; transactionId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const summary = useQuery(paymentSummaryQueryOptions(transactionId));
@@ -30,20 +30,20 @@ export function InvoicePayment({ sub, transactionId }: { sub: string; transactio
     charge: (source) => pay.mutateAsync(source),
     onPaid: (result) => {
       if (result.accountReactivated) void reloadAccount();
-      void navigate(invoiceReturnPath(sub, true));
+      void navigate(transactionPaymentReturnPath(sub, true));
     },
-    onOtherFailure: () => void navigate(invoiceReturnPath(sub, false)),
+    onOtherFailure: () => void navigate(transactionPaymentReturnPath(sub, false)),
   });
 
   // Paying leaves the page; the summary read again on the way must not replace the form.
   if (summary.isPending) return <Loading />;
   if (summary.isError && !summary.data)
-    return <LoadError title={t('payment.invoice.loadError')} error={summary.error} />;
+    return <LoadError title={t('payment.transaction.loadError')} error={summary.error} />;
   const { dueAmount } = summary.data;
   if (dueAmount <= 0 && !payment.submitting)
     return (
       <Alert color="blue" icon={<IconInfoCircle aria-hidden />} role="status">
-        {t('payment.invoice.nothingDue')}
+        {t('payment.transaction.nothingDue')}
       </Alert>
     );
 

@@ -8,7 +8,7 @@ import { buildTestApp } from './helper.ts';
 const EVERY_MS = 25;
 
 it('schedule runs its work each round, logs a failed round and runs the next, and stops when the server closes', async () => {
-  const testApp = await buildTestApp();
+  const testApp = await buildTestApp({});
   const { app } = testApp;
   await app.ready();
   const logged: unknown[] = [];
@@ -38,7 +38,7 @@ it('schedule runs its work each round, logs a failed round and runs the next, an
 }, 60_000);
 
 it('sendOnce sends a job id once, however often it is asked, also after the job has run and been archived', async () => {
-  const testApp = await buildTestApp();
+  const testApp = await buildTestApp({});
   const { app, database } = testApp;
   await app.ready();
   const queue = 'send-once-test';

@@ -396,6 +396,11 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/utils/subdivisions': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/subdivisions?countryCode=SG') },
 
   'GET /api/v1/accounts/me': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/me') },
+  // How the caller ended the guided tour: every member's own, whatever their role.
+  'PUT /api/v1/accounts/me/tour': {
+    expected: signedIn(OK),
+    prepare: call('PUT', '/api/v1/accounts/me/tour', { outcome: 'skipped' }),
+  },
   // After setup the update is the billing form: VIEW_BILLING, on the caller's own organisation.
   'PUT /api/v1/accounts/': {
     expected: permission(HOLDERS.VIEW_BILLING, OK, OK),

@@ -52,6 +52,7 @@ const account: Account = {
   twoFactorEnabled: false,
   twoFactorEnrolmentRequired: false,
   hasPassword: true,
+  offerTour: false,
 };
 
 /** A name that would end the data's script element, and the page's markup, if written as it is. */

@@ -55,8 +55,20 @@ export const AccountSchema = z.object({
   twoFactorEnrolmentRequired: z.boolean(),
   /** The signed-in user has a password (confirms turning two-factor authentication on and off). */
   hasPassword: z.boolean(),
+  /** Beyond the spec: offer this member the guided tour (its organisation's creator, until they finish or skip it). */
+  offerTour: z.boolean(),
 });
 export type Account = z.infer<typeof AccountSchema>;
+
+/** How a member ended the guided tour; either way it is not offered again (decision 039). */
+export const TOUR_OUTCOMES = ['finished', 'skipped'] as const;
+export type TourOutcome = (typeof TOUR_OUTCOMES)[number];
+
+/** PUT /api/v1/accounts/me/tour (any member): how the caller ended the guided tour. */
+export const UpdateTourRequestSchema = z.object({
+  outcome: z.enum(TOUR_OUTCOMES, { error: key('validation.tourOutcome') }),
+});
+export type UpdateTourRequest = z.infer<typeof UpdateTourRequestSchema>;
 
 /** PUT /api/v1/accounts/security (super-admin): whether the organisation requires two-factor authentication. */
 export const UpdateOrganizationSecurityRequestSchema = z.object({

@@ -30,6 +30,7 @@ export const messages = {
   'validation.code.required': 'Verification code is missing.',
   'validation.totpCode.format': 'Enter the 6-digit code from your authenticator app.',
   'validation.backupCode.required': 'Enter one of your backup codes.',
+  'validation.tourOutcome': 'The outcome must be finished or skipped.',
 
   'signupForm.email.validation.corporate.lambda.error':
     'Please sign up with your corporate email. Personal email addresses are not allowed.',

@@ -13,7 +13,7 @@ type OrganizationRow = typeof schema.organization.$inferSelect;
 export interface Membership {
   member: Pick<
     MemberRow,
-    'id' | 'organizationId' | 'displayName' | 'roleId' | 'allApplications' | 'lastLoginAt'
+    'id' | 'organizationId' | 'displayName' | 'roleId' | 'allApplications' | 'lastLoginAt' | 'tourState'
   >;
   organization: Omit<
     OrganizationRow,

@@ -10,6 +10,7 @@ import {
   PLAN_KEYS,
   REGION_KEYS,
   ROLE_IDS,
+  TOUR_OUTCOMES,
   TRANSACTION_ID_PADDING,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
@@ -239,6 +240,8 @@ export const organization = pgTable(
   ],
 );
 
+export const MEMBER_TOUR_STATES = ['not_offered', 'offered', ...TOUR_OUTCOMES] as const;
+
 export const member = pgTable(
   'member',
   {
@@ -254,6 +257,9 @@ export const member = pgTable(
     // False when the member is limited to the applications in member_application_scope.
     allApplications: boolean('all_applications').notNull().default(true),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    // The guided tour: offered to the organisation's creator once it is set up, until they finish or
+    // skip it; kept here so another device does not offer it again (decision 039).
+    tourState: text('tour_state', { enum: MEMBER_TOUR_STATES }).notNull().default('not_offered'),
     ...timestamps,
   },
   (t) => [index('member_organization_id_idx').on(t.organizationId)],

@@ -6,6 +6,7 @@ import {
   UpdateOrganizationSecurityRequestSchema,
   TaxRatesResponseSchema,
   UpdateAccountRequestSchema,
+  UpdateTourRequestSchema,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,6 +33,10 @@ export async function accountsRoutes(app: FastifyInstance) {
     '/me',
     { schema: { response: { 200: AccountSchema } }, config: { duringTwoFactorEnrolment: true } },
     async (request) => service.me(requireSessionUser(request)),
+  );
+
+  r.put('/me/tour', { schema: { body: UpdateTourRequestSchema, response: { 200: AccountSchema } } }, async (request) =>
+    service.updateTour(requireSessionUser(request), request.body),
   );
 
   r.put(

@@ -10,6 +10,7 @@ import {
   type InitialSetupRequest,
   type MessageKey,
   type UpdateOrganizationSecurityRequest,
+  type UpdateTourRequest,
   type TaxRates,
   type UpdateAccountRequest,
 } from '@portal/contracts';
@@ -69,6 +70,7 @@ function toAccount(user: SessionUser, { member, organization: org }: Membership)
     twoFactorEnabled: user.twoFactorEnabled,
     twoFactorEnrolmentRequired: user.twoFactorEnrolmentRequired,
     hasPassword: user.signInProviders.includes(CREDENTIAL_PROVIDER_ID),
+    offerTour: member.tourState === 'offered',
   };
 }
 
@@ -122,7 +124,8 @@ export function accountsService({ db }: AccountsDeps) {
     if (input.billingCountry && !isKnownCountry(input.billingCountry)) {
       throw fieldError('billingCountry', 'errors.unknownCountry');
     }
-    // The organisation is filled and its creator named after the person in the form, together.
+    // The organisation is filled and its creator named after the person in the form, together; the
+    // creator is offered the guided tour from then on, until they finish or skip it (decision 039).
     const completed = await db.transaction(async (tx) => {
       const updatedOrganization = await updateOrganization(tx, organization.id, {
         name: input.organization,
@@ -136,6 +139,7 @@ export function accountsService({ db }: AccountsDeps) {
       });
       const updatedMember = await updateMember(tx, organization.id, member.id, {
         displayName: `${input.firstName} ${input.lastName}`,
+        tourState: 'offered',
       });
       if (!updatedOrganization || !updatedMember) throw new AppError('NOT_FOUND');
       return { member: updatedMember, organization: updatedOrganization };
@@ -210,6 +214,17 @@ export function accountsService({ db }: AccountsDeps) {
       });
       if (!updated) throw new AppError('NOT_FOUND');
       return toAccount(user, { member, organization: updated });
+    },
+
+    /**
+     * PUT /api/v1/accounts/me/tour (any member): the caller finished or skipped the guided tour, so it
+     * is not offered again, on this device or another.
+     */
+    async updateTour(user: SessionUser, input: UpdateTourRequest): Promise<Account> {
+      const { member, organization } = await requireMembership(db, user);
+      const updated = await updateMember(db, organization.id, member.id, { tourState: input.outcome });
+      if (!updated) throw new AppError('NOT_FOUND');
+      return toAccount(user, { member: updated, organization });
     },
 
     async taxRates(): Promise<TaxRates> {

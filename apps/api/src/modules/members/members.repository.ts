@@ -200,7 +200,9 @@ export async function updateMember(
   executor: Executor,
   organizationId: string,
   memberId: string,
-  values: Partial<Pick<typeof schema.member.$inferInsert, 'displayName' | 'roleId' | 'allApplications'>>,
+  values: Partial<
+    Pick<typeof schema.member.$inferInsert, 'displayName' | 'roleId' | 'allApplications' | 'tourState'>
+  >,
 ) {
   const [row] = await executor
     .update(schema.member)

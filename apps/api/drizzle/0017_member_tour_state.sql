@@ -1,0 +1,1 @@
+ALTER TABLE "member" ADD COLUMN "tour_state" text DEFAULT 'not_offered' NOT NULL;

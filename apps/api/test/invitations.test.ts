@@ -130,7 +130,7 @@ describe('invitations', () => {
       const colleague = `colleague-of-${freeMail.split('@')[1]?.toLowerCase()}@invite.example.com`;
       const refused = expectApiError(await invite(t.app, owner, [colleague, freeMail], 'portal.analyst'), 400, 'CORPORATE_EMAIL_REQUIRED');
       expect(refused.field).toBe('emails');
-      expect(refused.message).toBe('Please sign up with your corporate email. Personal email addresses are not allowed.');
+      expect(refused.message).toBe('Personal email is not allowed.');
       const open = (await listInvitations(owner)).results.map((i) => i.email);
       expect(open).not.toContain(colleague);
       expect(open).not.toContain(freeMail.toLowerCase());

@@ -4,7 +4,6 @@ export const PORTAL_VERSION = 'v2.20.2';
 export const APP_NAME_MAX_LENGTH = 64;
 export const DEFAULT_APP_QUERY_LIMIT = 10;
 export const APP_LIST_PAGE_SIZE = 12;
-export const APP_CREATION_WAIT_MS = 5_000;
 
 export const TRIAL_LENGTH_DAYS = 15;
 export const TRIAL_WARNING_DAYS = 3;
@@ -18,7 +17,6 @@ export const TRANSACTION_ID_PADDING = 9;
 export const DEFAULT_TOP_UP_AMOUNT = 1000;
 
 export const LOGOUT_DELAY_MS = 1_000;
-export const DEACTIVATE_SIMULATION_DELAY_MS = 1_500;
 
 export const SSO_DOMAIN_MAX_LENGTH = 32;
 export const CARD_NAME_MAX_LENGTH = 250;

@@ -57,8 +57,6 @@ export const messages = {
   'auth.error.codeInvalid':
     'This code is not valid or was already used. Request a new one, or sign in if your email is already verified.',
   'auth.error.codeAttemptsExceeded': 'Too many wrong codes. Request a new code and try again.',
-  'auth.error.postConfirmationFailed':
-    'Your email is verified but we could not finish setting up your account. Please sign in to continue.',
   'auth.error.rateLimited': 'Too many attempts. Please wait a moment and try again.',
   'auth.error.twoFactorCodeInvalid':
     'This code is not correct. Enter the code your authenticator app shows now.',

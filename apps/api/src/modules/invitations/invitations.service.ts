@@ -203,8 +203,10 @@ export function invitationsService(deps: InvitationsDeps) {
       assertAssignable(caller, roleId);
       const organizationId = caller.organization.id;
       const emails = [...new Set(body.emails.map((email) => email.toLowerCase()))];
-      // Members sign in with corporate addresses, as at sign-up (§5, decision 032).
-      if (emails.some(isFreeMailAddress)) throw new AppError('CORPORATE_EMAIL_REQUIRED', { field: 'emails' });
+      // Members sign in with corporate addresses, as at sign-up (§5, decision 032). The inviter is not
+      // the one signing up, so the refusal says what §8 calls it: personal email not allowed.
+      if (emails.some(isFreeMailAddress))
+        throw new AppError('CORPORATE_EMAIL_REQUIRED', { field: 'emails', message: 'loginWithEmail.error.personalEmail' });
       const applicationIds = await resolveApplicationScope(
         db,
         organizationId,

@@ -14,9 +14,6 @@ function verificationFailed(error: unknown, email: string): AuthDestination {
   const code = error instanceof ApiError ? error.code : undefined;
   if (code === 'OTP_EXPIRED')
     return { to: '/verify-email', state: { email, alert: failAlert('auth.error.codeExpired') } };
-  if (code === 'POST_CONFIRMATION_FAILED') {
-    return { to: '/login', state: { alert: failAlert('auth.error.postConfirmationFailed') } };
-  }
   return { to: '/login', state: { alert: failAlert(errorText(error)) } };
 }
 

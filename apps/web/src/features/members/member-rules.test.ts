@@ -181,8 +181,8 @@ describe('memberChangeErrorText', () => {
     expect(memberChangeErrorText(refusal('MEMBER_EMAIL_ALREADY_EXISTS_IN_THIS_ORG', message))).toBe(message);
   });
 
-  it('shows the corporate-email wording when the server refuses a free-mail invitee', () => {
-    const message = messages['signupForm.email.validation.corporate.lambda.error'];
+  it('shows the personal-email wording when the server refuses a free-mail invitee', () => {
+    const message = messages['loginWithEmail.error.personalEmail'];
     expect(memberChangeErrorText(refusal('CORPORATE_EMAIL_REQUIRED', message))).toBe(message);
   });
 

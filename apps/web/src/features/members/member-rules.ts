@@ -93,8 +93,8 @@ export function inviteButtonState(
 
 /**
  * Refusals whose server message already carries the spec's wording, with the email or limit filled
- * in (§8), and the corporate-email rule (§5): the server refuses free-mail addresses the form does
- * not know (decision 032).
+ * in (§8), and the corporate-email rule (§5), worded 'Personal email is not allowed.': the server
+ * refuses free-mail addresses the form does not know (decision 032).
  */
 const WORDED_INVITE_ERRORS: readonly ErrorCode[] = [
   'INVITATION_LIMIT_EXCEEDED',

@@ -71,6 +71,16 @@ describe('the login page and single sign-on', () => {
   });
 });
 
+describe('the login page before the sign-in call', () => {
+  it('says Email or password is missing and makes no call when one is empty', async () => {
+    await renderLogin({ ssoSignIn: false, signIn: { status: 200, body: {} } });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'dev@acme.io' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Email or password is missing');
+    expect(vi.mocked(fetch).mock.calls.map(([path]) => path)).not.toContain('/api/auth/sign-in/email');
+  });
+});
+
 describe('the login page after a Google sign-in that did not finish', () => {
   it('says it was cancelled, or did not finish, from the error Google came back with', async () => {
     await renderLogin({ ssoSignIn: false, at: '/login?error=access_denied' });

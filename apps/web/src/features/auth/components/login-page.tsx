@@ -1,5 +1,5 @@
 import { IconKey } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { CenteredFrame } from '../../../components/centered-frame';
 import { ButtonLink, Button, TextLink } from '../../../components/plain/buttons';
@@ -33,8 +33,7 @@ export function LoginPage() {
     loadSchema: () => import('@portal/contracts/auth').then((auth) => auth.SignInRequestSchema),
   });
 
-  const onSubmit = form.handleSubmit((values) => {
-    setFailure(null);
+  const signInWithValues = form.handleSubmit((values) => {
     setSsoRequired(false);
     signIn.mutate(values, {
       // The second factor's page keeps the query, so it sends the user where this page would have.
@@ -56,6 +55,14 @@ export function LoginPage() {
       },
     });
   });
+
+  // §5: a sign-in without an email or a password is stopped before the call, and says so above the
+  // fields, which say which one.
+  const onSubmit = (event: FormEvent) => {
+    const { email, password } = form.values;
+    setFailure(email.trim() === '' || password === '' ? 'auth.error.emailOrPasswordMissing' : null);
+    return signInWithValues(event);
+  };
 
   return (
     <CenteredFrame title={t('login.title')}>

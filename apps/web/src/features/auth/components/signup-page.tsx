@@ -12,6 +12,7 @@ import { applyFieldErrors, submitErrorText } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { useSignUp } from '../api/sign-up';
+import { useAuthNavigationState } from '../navigation-state';
 import { GoogleSignInRefusal } from './google-sign-in-refusal';
 import { GoogleSignInButton } from './google-sign-in-button';
 
@@ -21,6 +22,7 @@ export function SignupPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signUp = useSignUp();
+  const { alert } = useAuthNavigationState();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useSchemaForm({
     defaultValues: { email: '', password: '' },
@@ -48,6 +50,7 @@ export function SignupPage() {
 
   return (
     <CenteredFrame title={t('signup.title')}>
+      {alert && <StatusAlert kind={alert.kind} message={alert.message} />}
       <GoogleSignInRefusal />
       <GoogleSignInButton startedOn="signup" />
       <form onSubmit={onSubmit} noValidate>

@@ -10,17 +10,24 @@ import { Trans, useTranslation } from '../../../lib/i18n';
 import { useSchemaForm } from '../../../lib/schema-form';
 import { useSendVerificationOtp } from '../api/send-verification-otp';
 import { useVerifyEmail } from '../api/verify-email';
-import { useAuthNavigationState, type AuthNavigationState } from '../navigation-state';
+import { failAlert, useAuthNavigationState, type AuthNavigationState } from '../navigation-state';
 import { useVerificationOutcome } from '../verification-outcome';
 
-/** The address comes in navigation state (after sign-up or sign-in) or as ?email= (from a link). */
+/**
+ * The address comes in navigation state (after sign-up or sign-in) or as ?email= (from a link).
+ * Without one there is nothing to verify or resend: sign-up says the email is missing (§2, §5).
+ */
 export function VerifyEmailPage() {
   const state = useAuthNavigationState();
   const [params] = useSearchParams();
-  const email = state.email ?? params.get('email');
-  if (!email) return <Navigate to="/signup" replace />;
-  return <VerifyEmail email={email} alert={state.alert} />;
+  const email = (state.email ?? params.get('email'))?.trim();
+  if (!email)
+    return <Navigate to="/signup" replace state={{ alert: failAlert('auth.error.emailMissing') }} />;
+  return <VerifyEmail email={email} alert={state.alert ?? PENDING_VERIFICATION} />;
 }
+
+/** What the page says when no outcome was carried in: the account waits for its code (§8). */
+const PENDING_VERIFICATION = { kind: 'warning', message: 'loginWithEmail.error.pendingVerification' } as const;
 
 function VerifyEmail({ email, alert }: { email: string; alert: AuthNavigationState['alert'] }) {
   const { t } = useTranslation();

@@ -32,8 +32,9 @@ export const TRANSACTION_ID_PATTERN = /^\d{9,}$/;
 export const BILLING_CYCLE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
- * Price per monthly active user in millionths of a dollar: the plan prices of constants.ts
- * (0.06, 0.09, 0.14 USD) as integers, so charges are computed without binary fractions.
+ * Price per monthly active user in millionths of a dollar (§3: 0.06, 0.09, 0.14 USD), as integers so
+ * charges are computed without binary fractions; the plan catalogue shows them too. The only place
+ * the prices are written.
  */
 export const PLAN_PRICES_MICRO_USD: Record<PlanKey, number> = {
   basic: 60_000,

@@ -49,8 +49,7 @@ export const DEFAULT_REGION: RegionKey = 'EU';
 
 export const PLAN_KEYS = ['basic', 'advance', 'max'] as const;
 export type PlanKey = (typeof PLAN_KEYS)[number];
-/** Price per monthly active user in USD, as shown in the plan cards. */
-export const PLAN_PRICES_USD: Record<PlanKey, number> = { basic: 0.06, advance: 0.09, max: 0.14 };
+/** Each plan's price per monthly active user is PLAN_PRICES_MICRO_USD (billing-constants.ts). */
 
 /** PAYG apps created on or after this date show the "{product} Core" plan label. */
 export const CORE_PLAN_LABEL_FROM = '2024-08-30';

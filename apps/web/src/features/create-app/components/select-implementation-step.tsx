@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { PLAN_PRICES_USD, REGION_KEYS, REGIONS, type RegionKey } from '@portal/contracts';
+import { REGION_KEYS, REGIONS, type PlanKey, type RegionKey } from '@portal/contracts';
 import { IconMessages, IconUsersGroup, IconVideo, type Icon } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { pingRegion } from '../../../lib/regions/region-api';
 import { MODULES, planForModules, toggleModule, type Module } from '../plan';
 import { closestRegion } from '../../../lib/regions/region';
 import type { WizardState } from '../wizard-state';
+import { PlanCatalogue } from './plan-catalogue';
 import { ProcessingOverlay } from './processing-overlay';
 import { StepError } from './step-parts';
 
@@ -31,6 +32,7 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
   const client = useQueryClient();
   const { data: config } = usePublicConfig();
   const [modules, setModules] = useState<Module[]>([]);
+  const [pickedPlan, setPickedPlan] = useState<PlanKey | null>(null);
   const [name, setName] = useState('');
   const [chosenRegion, setChosenRegion] = useState<RegionKey | null>(null);
   // The region preselected is the one answering fastest; the user's own choice always wins.
@@ -40,7 +42,7 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
     staleTime: Infinity,
   });
   const region = chosenRegion ?? closest.data ?? null;
-  const plan = planForModules(modules);
+  const plan = planForModules(modules, pickedPlan);
 
   const create = useMutation({
     mutationFn: createAndConnectApplication,
@@ -73,7 +75,11 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
               <Checkbox.Card
                 key={module}
                 checked={modules.includes(module)}
-                onClick={() => setModules((current) => toggleModule(current, module))}
+                onClick={() => {
+                  // §4: a change of modules sets the plan again (advance, or none).
+                  setPickedPlan(null);
+                  setModules((current) => toggleModule(current, module));
+                }}
                 radius="md"
                 p="md"
               >
@@ -93,12 +99,9 @@ export function SelectImplementationStep({ sub }: { sub: string }) {
             );
           })}
         </SimpleGrid>
-        <Text size="sm" mt="sm" aria-live="polite">
-          {plan
-            ? t('createApp.plan.selected', { plan: t(`apps.plan.${plan}`), price: PLAN_PRICES_USD[plan] })
-            : t('createApp.plan.none')}
-        </Text>
       </section>
+
+      <PlanCatalogue plan={plan} productName={config?.productName ?? ''} onPick={setPickedPlan} />
 
       <AppNameInput
         label={t('createApp.name.label')}

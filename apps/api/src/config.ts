@@ -78,6 +78,8 @@ const ConfigSchema = z
     HELP_COMMUNITY_URL: z.url().default('https://community.example.com'),
     HELP_FAQ_URL: z.url().default('https://docs.example.com/faq'),
     HELP_TUTORIAL_URL: z.url().default('https://docs.example.com/tutorial'),
+    HELP_MANAGE_COMMUNITY_URL: z.url().default('https://docs.example.com/social/manage-community'),
+    HELP_CREATE_CHANNEL_URL: z.url().default('https://docs.example.com/chat/create-channel'),
     WEB_DIST_DIR: z.string().optional(),
     SERVER_RENDERS_PER_SECOND: z.coerce.number().int().min(0).default(100),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
@@ -249,6 +251,8 @@ export interface Config {
     communityHub: string;
     faq: string;
     tutorial: string;
+    manageCommunity: string;
+    createChannel: string;
   };
   webDistDir: string | undefined;
   /** Pages rendered on the server in any one second; past it they go out unrendered (decision 026). */
@@ -354,6 +358,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       communityHub: e.HELP_COMMUNITY_URL,
       faq: e.HELP_FAQ_URL,
       tutorial: e.HELP_TUTORIAL_URL,
+      manageCommunity: e.HELP_MANAGE_COMMUNITY_URL,
+      createChannel: e.HELP_CREATE_CHANNEL_URL,
     },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     serverRendersPerSecond: e.SERVER_RENDERS_PER_SECOND,

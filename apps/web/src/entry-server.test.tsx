@@ -14,6 +14,8 @@ const config: PublicConfig = {
     communityHub: 'https://community.example.com',
     faq: 'https://docs.example.com/faq',
     tutorial: 'https://docs.example.com/tutorial',
+    manageCommunity: 'https://docs.example.com/social/manage-community',
+    createChannel: 'https://docs.example.com/chat/create-channel',
   },
   regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };

@@ -123,6 +123,9 @@ export const PublicConfigSchema = z.object({
     communityHub: z.string(),
     faq: z.string(),
     tutorial: z.string(),
+    /** The wizard's finish-setup guides (§2); its third card, explore docs, opens `documentation`. */
+    manageCommunity: z.string(),
+    createChannel: z.string(),
   }),
   /**
    * Where the browser reaches each region's API (ping, regional session, API key, first activity):

@@ -8,7 +8,15 @@ const CONFIG = {
   // Google's button shows once the configuration has arrived.
   googleSignIn: true,
   dashboardUrl: 'https://dashboard.example.com',
-  helpLinks: { developerPortal: '', documentation: '', communityHub: '', faq: '', tutorial: '' },
+  helpLinks: {
+    developerPortal: '',
+    documentation: '',
+    communityHub: '',
+    faq: '',
+    tutorial: '',
+    manageCommunity: '',
+    createChannel: '',
+  },
   regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 

@@ -9,7 +9,15 @@ const CONFIG = {
   googleSignIn: false,
   ssoSignIn: false,
   dashboardUrl: 'https://dashboard.example.com',
-  helpLinks: { developerPortal: '', documentation: '', communityHub: '', faq: '', tutorial: '' },
+  helpLinks: {
+    developerPortal: '',
+    documentation: '',
+    communityHub: '',
+    faq: '',
+    tutorial: '',
+    manageCommunity: '',
+    createChannel: '',
+  },
   regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 const CORPORATE = messages['signupForm.email.validation.corporate.lambda.error'];

@@ -4,12 +4,24 @@ import { useTranslation } from '../../../lib/i18n';
 import { Link } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
+import type { PublicConfig } from '@portal/contracts';
 import { StepHeading } from './step-parts';
 
-const CARDS: { title: TranslationKey; text: TranslationKey; icon: Icon }[] = [
-  { title: 'createApp.finish.community.title', text: 'createApp.finish.community.text', icon: IconUsersGroup },
-  { title: 'createApp.finish.channel.title', text: 'createApp.finish.channel.text', icon: IconHash },
-  { title: 'createApp.finish.docs.title', text: 'createApp.finish.docs.text', icon: IconBook },
+/** Each card opens its own guide, configured with the other help links (HELP_*_URL). */
+const CARDS: { title: TranslationKey; text: TranslationKey; icon: Icon; link: keyof PublicConfig['helpLinks'] }[] = [
+  {
+    title: 'createApp.finish.community.title',
+    text: 'createApp.finish.community.text',
+    icon: IconUsersGroup,
+    link: 'manageCommunity',
+  },
+  {
+    title: 'createApp.finish.channel.title',
+    text: 'createApp.finish.channel.text',
+    icon: IconHash,
+    link: 'createChannel',
+  },
+  { title: 'createApp.finish.docs.title', text: 'createApp.finish.docs.text', icon: IconBook, link: 'documentation' },
 ];
 
 /** §2 finish setup: where to go next in the docs, then back to the application. */
@@ -27,13 +39,13 @@ export function FinishSetupStep({ sub }: { sub: string }) {
       </Anchor>
       <StepHeading title={t('createApp.finish.title')} text={t('createApp.finish.text')} />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {CARDS.map(({ title, text, icon: CardIcon }) => (
+        {CARDS.map(({ title, text, icon: CardIcon, link }) => (
           <Card
             key={title}
             withBorder
             padding="lg"
             component="a"
-            href={config?.helpLinks.documentation}
+            href={config?.helpLinks[link]}
             target="_blank"
             rel="noopener noreferrer"
           >

@@ -373,6 +373,10 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
     withOperatorToken: CREATED,
     prepare: call('POST', ownOrganization('/credits'), { amount: '1.00', note: 'Access matrix' }),
   },
+  'POST /api/operator/v1/organizations/{organization}/charges': {
+    withOperatorToken: CREATED,
+    prepare: call('POST', ownOrganization('/charges'), { amount: '1.00', notes: 'Access matrix' }),
+  },
   'POST /api/operator/v1/usage-imports': {
     withOperatorToken: OK,
     prepare: call('POST', '/api/operator/v1/usage-imports', { month: '2025-03' }),

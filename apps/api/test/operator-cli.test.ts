@@ -112,6 +112,31 @@ describe('the operator CLI', () => {
     );
   });
 
+  it('raises a miscellaneous charge with its tax, once when repeated with its key, and names a refused flag', async () => {
+    const command = [
+      'billing',
+      'charge',
+      OWNER_EMAIL,
+      '--amount',
+      '120.00',
+      '--notes',
+      'Onboarding workshop',
+    ];
+    const first = await portal([...command, '--key', 'cli-charge-1']);
+    expect(first.code, first.stderr).toBe(EXIT_OK);
+    expect(first.stdout).toMatch(
+      /^Raised transaction (\d{9}) \(open\): USD 120\.00 \+ tax 9% USD 10\.80 = USD 130\.80, for "Onboarding workshop"\.\n$/,
+    );
+    const transactionId = /transaction (\d{9})/.exec(first.stdout)?.[1];
+    const repeated = await portal([...command, '--key', 'cli-charge-1', '--json']);
+    expect(repeated.code, repeated.stderr).toBe(EXIT_OK);
+    expect(JSON.parse(repeated.stdout)).toMatchObject({ transactionId, total: 130.8, alreadyCreated: true });
+
+    const refused = await portal(['billing', 'charge', OWNER_EMAIL, '--amount', '0.00', '--notes', 'x']);
+    expect(refused.code).toBe(EXIT_FAILED);
+    expect(refused.stderr).toMatch(/amount: must be more than 0 \(--amount\) \[VALIDATION_ERROR\]/);
+  });
+
   it('imports usage and runs a billing twice, billing once, with a progress line', async () => {
     const imported = await portal(['usage', 'import', '--month', '2025-05']);
     expect(imported.code, imported.stderr).toBe(EXIT_OK);
@@ -180,6 +205,8 @@ describe('the operator CLI', () => {
     [['org', 'set-free-credit', 'x', 'maybe']],
     [['org', 'grant-credit', 'x', '--amount', '5.00']],
     [['billing', 'run']],
+    [['billing', 'charge', 'x', '--amount', '5.00']],
+    [['billing', 'charge', '--amount', '5.00', '--notes', 'x']],
     [['member', 'reset-two-factor']],
   ])('exits 2 with the usage for %j, calling nothing', async (argv) => {
     const result = await portal(argv, { PORTAL_URL: 'http://127.0.0.1:9' });

@@ -121,7 +121,8 @@ export type InvoiceTax = z.infer<typeof InvoiceTaxSchema>;
 
 /** What an invoice comes to and how much of it is settled (§3). */
 export const PaymentSummarySchema = z.object({
-  invoiceId: z.string(),
+  /** Null for a miscellaneous charge, which carries no invoice (decision 040). */
+  invoiceId: z.string().nullable(),
   subTotal: usd,
   discountAmount: usd,
   taxes: z.array(InvoiceTaxSchema),

@@ -159,6 +159,43 @@ export const GrantCreditResponseSchema = z.object({
 });
 export type GrantCreditResponse = z.infer<typeof GrantCreditResponseSchema>;
 
+/**
+ * The most a miscellaneous charge may come to before tax, in USD: a mistyped amount (a few digits
+ * too many) is refused rather than put before the customer; more is billed as several charges.
+ */
+export const MAX_MISCELLANEOUS_CHARGE_AMOUNT = 100_000;
+
+/**
+ * A one-off charge an operator raises (decision 040): open until the organisation pays it by card,
+ * the billing country's tax added to the amount as on a flat-rate invoice.
+ */
+export const CreateMiscellaneousChargeRequestSchema = z.object({
+  amount: UsdAmountSchema.refine((amount) => Number(amount) > 0, 'must be more than 0').refine(
+    (amount) => Number(amount) <= MAX_MISCELLANEOUS_CHARGE_AMOUNT,
+    `must be at most ${MAX_MISCELLANEOUS_CHARGE_AMOUNT}`,
+  ),
+  /** What the charge is for, shown to the organisation in its billing list and on its page. */
+  notes: z.string().trim().min(1).max(500),
+  /** Names the charge: the same key again answers the charge it raised instead of raising another. */
+  idempotencyKey: z.string().trim().min(1).max(100).optional(),
+});
+export type CreateMiscellaneousChargeRequest = z.infer<typeof CreateMiscellaneousChargeRequestSchema>;
+
+export const CreateMiscellaneousChargeResponseSchema = z.object({
+  transactionId: z.string(),
+  status: z.enum(TRANSACTION_STATUSES),
+  notes: z.string(),
+  /** Before tax, USD. */
+  amount: z.number(),
+  tax: z.number(),
+  taxPercentage: z.number(),
+  /** What the organisation pays, tax included, USD. */
+  total: z.number(),
+  /** True when an earlier request with the same idempotency key raised this charge. */
+  alreadyCreated: z.boolean(),
+});
+export type CreateMiscellaneousChargeResponse = z.infer<typeof CreateMiscellaneousChargeResponseSchema>;
+
 const month = z.string().regex(BILLING_CYCLE_PATTERN, 'must be a month as YYYY-MM');
 
 export const ImportUsageRequestSchema = z.object({ month: month.optional() });

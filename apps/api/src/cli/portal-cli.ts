@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   OPERATOR_API_PREFIX,
   type ApiErrorBody,
+  type CreateMiscellaneousChargeResponse,
   type GrantCreditResponse,
   type ImportUsageResponse,
   type ListOperatorOrganizationsResponse,
@@ -42,6 +43,7 @@ export const USAGE = `usage: npm run portal -- <command> [--json]
   org grant-credit <org> --amount 50.00 --note TEXT [--key KEY]
   usage import [--month YYYY-MM]
   billing run --month YYYY-MM [--org <org>]
+  billing charge <org> --amount 120.00 --notes TEXT [--key KEY]
   member reset-two-factor <email>
 
 <org> is an organisation id or the address of one of its members. The portal is PORTAL_URL
@@ -92,6 +94,8 @@ const FLAG_OF_FIELD: Record<string, string> = {
   members: '--members',
   amount: '--amount',
   note: '--note',
+  notes: '--notes',
+  idempotencyKey: '--key',
   month: '--month',
   organization: '--org',
   page: '--page',
@@ -120,6 +124,25 @@ function oneOf<T extends string | boolean>(value: string, choices: Record<string
   const choice = choices[value];
   if (choice === undefined) throw new UsageError(`${what} is one of ${Object.keys(choices).join(', ')}`);
   return choice;
+}
+
+/**
+ * A call that moves money, named by `--key` or a key made up here, so repeating the command with that
+ * key cannot do it twice; when the answer is lost, the operator is told the key to repeat it with.
+ */
+function moneyMovingPost(
+  path: string,
+  body: Record<string, string>,
+  values: Values,
+  lost: { done: string; verb: string },
+): Call {
+  const idempotencyKey = text(values, 'key') ?? crypto.randomUUID();
+  return {
+    method: 'POST',
+    path,
+    body: { ...body, idempotencyKey },
+    repeatSafely: `${lost.done}: repeat the command with --key ${idempotencyKey} to ${lost.verb} it at most once.`,
+  };
 }
 
 const organizationPath = (reference: string, suffix = '') =>
@@ -278,16 +301,13 @@ const COMMANDS: Record<string, Command> = {
   'org grant-credit': {
     arguments: ['org'],
     options: { amount: { type: 'string' }, note: { type: 'string' }, key: { type: 'string' } },
-    call: ({ org }, values) => {
-      // Each grant is named, so repeating the command with its key cannot grant twice.
-      const idempotencyKey = text(values, 'key') ?? crypto.randomUUID();
-      return {
-        method: 'POST',
-        path: organizationPath(org!, '/credits'),
-        body: { amount: required(values, 'amount'), note: required(values, 'note'), idempotencyKey },
-        repeatSafely: `The credit may have been granted: repeat the command with --key ${idempotencyKey} to grant it at most once.`,
-      };
-    },
+    call: ({ org }, values) =>
+      moneyMovingPost(
+        organizationPath(org!, '/credits'),
+        { amount: required(values, 'amount'), note: required(values, 'note') },
+        values,
+        { done: 'The credit may have been granted', verb: 'grant' },
+      ),
     print(answer) {
       const grant = answer as GrantCreditResponse;
       const what = grant.alreadyGranted ? 'Already granted' : 'Granted';
@@ -349,6 +369,26 @@ const COMMANDS: Record<string, Command> = {
       for (const organizationId of run.becameInactive) lines.push(`Made inactive: ${organizationId}`);
       for (const failure of run.failed) lines.push(`Failed: ${failure.organizationId}: ${failure.error}`);
       return { text: lines.join('\n'), failed: run.failed.length > 0 };
+    },
+  },
+  'billing charge': {
+    arguments: ['org'],
+    options: { amount: { type: 'string' }, notes: { type: 'string' }, key: { type: 'string' } },
+    call: ({ org }, values) =>
+      moneyMovingPost(
+        organizationPath(org!, '/charges'),
+        { amount: required(values, 'amount'), notes: required(values, 'notes') },
+        values,
+        { done: 'The charge may have been raised', verb: 'raise' },
+      ),
+    print(answer) {
+      const charge = answer as CreateMiscellaneousChargeResponse;
+      const what = charge.alreadyCreated ? 'Already raised' : 'Raised';
+      return {
+        text:
+          `${what} transaction ${charge.transactionId} (${charge.status}): ${usd(charge.amount)} + ` +
+          `tax ${charge.taxPercentage}% ${usd(charge.tax)} = ${usd(charge.total)}, for "${charge.notes}".`,
+      };
     },
   },
   'member reset-two-factor': {

@@ -95,6 +95,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     'Operator: whether top-ups earn free credit by the tiers',
   'POST /api/operator/v1/organizations/{organization}/credits':
     'Operator: grant credit to the prepaid balance (a service credit in the ledger)',
+  'POST /api/operator/v1/organizations/{organization}/charges':
+    'Operator: raise a miscellaneous charge, open until the organisation pays it by card',
   'POST /api/operator/v1/usage-imports': "Operator: import a month's monthly active users from every region",
   'POST /api/operator/v1/billing-runs': 'Operator: bill a month that has ended, each organisation once',
   'POST /api/operator/v1/two-factor-resets':

@@ -143,14 +143,17 @@ export function transactionsService({ db, invoiceLinks }: TransactionsDeps) {
       }));
     },
 
-    /** What the invoice comes to, the credit against it, what is paid and what is still due. */
+    /**
+     * What a charge comes to, the credit against it, what is paid and what is still due: a service
+     * charge's invoice, or a miscellaneous charge (which has no invoice); 404 for any other transaction.
+     */
     async paymentSummary(user: SessionUser, id: string): Promise<PaymentSummary> {
       const organizationId = await callerOrganizationId(db, user, 'VIEW_BILLING');
       const row = await requireTransaction(db, organizationId, id);
-      if (!row.invoiceType) throw new AppError('NOT_FOUND');
+      if (!row.invoiceType && row.type !== 'other') throw new AppError('NOT_FOUND');
       const totals = invoiceTotals(row, await creditOf(db, organizationId, row));
       return {
-        invoiceId: invoiceNumber(row.id),
+        invoiceId: row.invoiceType ? invoiceNumber(row.id) : null,
         subTotal: centsToUsd(totals.subtotalCents),
         discountAmount: 0,
         taxes: taxLines(totals).map((tax) => ({

@@ -90,17 +90,22 @@ export async function insertCycleTransaction(
 }
 
 /**
- * Credit an operator grants: a paid service credit outside any billing cycle, carrying the operator's
- * note; undefined when its idempotency key names an earlier transaction.
+ * A transaction an operator's request writes outside any billing cycle: a granted credit (paid) or a
+ * miscellaneous charge (open), carrying the operator's notes; undefined when its idempotency key
+ * names an earlier transaction.
  */
-export async function insertGrantedCredit(
+export async function insertOperatorTransaction(
   tx: Tx,
   organizationId: string,
-  values: { amountCents: number; notes: string; paidAt: Date; idempotencyKey: string | null },
+  values: Pick<
+    typeof transactions.$inferInsert,
+    'amountCents' | 'taxAmountCents' | 'taxRatePercent' | 'notes' | 'paidAt' | 'idempotencyKey'
+  > &
+    ({ type: 'service_credit'; status: 'paid' } | { type: 'other'; status: 'open' }),
 ): Promise<TransactionRow | undefined> {
   const [row] = await tx
     .insert(transactions)
-    .values({ ...values, organizationId, type: 'service_credit', status: 'paid' })
+    .values({ ...values, organizationId })
     .onConflictDoNothing({ target: [transactions.organizationId, transactions.idempotencyKey] })
     .returning();
   return row;
@@ -336,14 +341,22 @@ export async function listActiveAccountsWithSuspendedApplications(executor: Exec
 }
 
 /**
- * Claims a service charge for a card payment: open → processing. Only one claim succeeds however
- * many pay at once; undefined when the transaction is not an open charge (paid, or being paid).
+ * Claims a charge for a card payment: open → processing. A service charge or a miscellaneous charge
+ * (type `other`) is paid by card; a top-up or a credit never. Only one claim succeeds however many
+ * pay at once; undefined when the transaction is not an open charge (paid, or being paid).
  */
 export async function claimTransactionForPayment(tx: Tx, organizationId: string, transactionId: number) {
   const [row] = await tx
     .update(transactions)
     .set({ status: 'processing' })
-    .where(and(openChargesOf(organizationId), eq(transactions.id, transactionId)))
+    .where(
+      and(
+        ofOrganization(organizationId),
+        eq(transactions.id, transactionId),
+        inArray(transactions.type, ['service_charge', 'other']),
+        eq(transactions.status, 'open'),
+      ),
+    )
     .returning();
   return row;
 }

@@ -9,7 +9,7 @@ import {
   findTransaction,
   hasOpenCharges,
   insertCycleTransaction,
-  insertGrantedCredit,
+  insertOperatorTransaction,
   insertPaidTransaction,
   listOverdueFlatRateInvoices,
   lockBalance,
@@ -211,6 +211,13 @@ export async function inactivateForOverdueInvoices(executor: Executor, now: Date
   }
 }
 
+/** A miscellaneous charge as raised: its transaction, and whether an earlier request raised it. */
+export interface MiscellaneousCharge {
+  transaction: TransactionRow;
+  /** An earlier request with the same idempotency key raised this charge; nothing was written now. */
+  alreadyCreated: boolean;
+}
+
 export interface LedgerDeps {
   db: Db;
   jobQueue: JobQueue;
@@ -238,7 +245,9 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
         // The row lock orders this grant with a billing run paying from the same balance, and a
         // repeat of it after this one.
         const balance = await lockBalance(tx, organizationId);
-        const credit = await insertGrantedCredit(tx, organizationId, {
+        const credit = await insertOperatorTransaction(tx, organizationId, {
+          type: 'service_credit',
+          status: 'paid',
           amountCents,
           notes: note,
           paidAt: now,
@@ -268,6 +277,42 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
     },
 
     /**
+     * Opens a miscellaneous charge an operator raises (decision 040): a transaction of type `other`,
+     * open until paid by card, its tax worked out by the caller. It moves no balance and leaves the
+     * account status alone. Repeated with its idempotency key (a retry after a lost answer), it
+     * answers the charge raised; the key with another amount or notes is refused.
+     */
+    async openMiscellaneousCharge(
+      organizationId: string,
+      charge: { amountCents: number; taxAmountCents: number; taxRatePercent: string; notes: string },
+      idempotencyKey?: string,
+    ): Promise<MiscellaneousCharge> {
+      return db.transaction(async (tx) => {
+        const opened = await insertOperatorTransaction(tx, organizationId, {
+          type: 'other',
+          status: 'open',
+          ...charge,
+          idempotencyKey: idempotencyKey ?? null,
+        });
+        if (opened) return { transaction: opened, alreadyCreated: false };
+        const earlier = idempotencyKey
+          ? await findTransaction(tx, organizationId, { idempotencyKey })
+          : undefined;
+        // The amount before tax is what the operator typed; the tax may have been worked out at
+        // another rate since.
+        if (
+          earlier?.type !== 'other' ||
+          earlier.amountCents - earlier.taxAmountCents !== charge.amountCents - charge.taxAmountCents ||
+          earlier.notes !== charge.notes
+        ) {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'idempotencyKey' });
+        }
+        return { transaction: earlier, alreadyCreated: true };
+      });
+    },
+
+    /**
+     * Once nothing is due, sets the account inactive for billing active    /**
      * Once nothing is due, sets the account inactive for billing active and reactivates its
      * applications at once through a job; false while a charge is still open, or the account is not
      * inactive for billing (an operator's suspension stays).

@@ -1,4 +1,6 @@
 import {
+  CreateMiscellaneousChargeRequestSchema,
+  CreateMiscellaneousChargeResponseSchema,
   GrantCreditRequestSchema,
   GrantCreditResponseSchema,
   ImportUsageRequestSchema,
@@ -25,10 +27,10 @@ import { operatorToken } from './operator-token.ts';
 import { operatorsService } from './operators.service.ts';
 
 /**
- * /api/operator/v1: running the business (organisations' contracts, limits, status, billing country
- * and credit, the usage import, the monthly billing, a person's lost second factor) for the operator CLI. The
- * credential is the operator token as a bearer, never a member's session: no role of an
- * organisation reaches these routes.
+ * /api/operator/v1: running the business (organisations' contracts, limits, status, billing country,
+ * credit and miscellaneous charges, the usage import, the monthly billing, a person's lost second
+ * factor) for the operator CLI. The credential is the operator token as a bearer, never a member's
+ * session: no role of an organisation reaches these routes.
  */
 export async function operatorsRoutes(app: FastifyInstance) {
   const service = operatorsService({
@@ -109,6 +111,25 @@ export async function operatorsRoutes(app: FastifyInstance) {
       const grant = await service.grantCredit(request.params.organization, request.body);
       // A repeat with the same idempotency key created nothing.
       return reply.status(grant.alreadyGranted ? 200 : 201).send(grant);
+    },
+  );
+
+  r.post(
+    '/organizations/:organization/charges',
+    {
+      schema: {
+        params,
+        body: CreateMiscellaneousChargeRequestSchema,
+        response: {
+          200: CreateMiscellaneousChargeResponseSchema,
+          201: CreateMiscellaneousChargeResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const charge = await service.createMiscellaneousCharge(request.params.organization, request.body);
+      // A repeat with the same idempotency key created nothing.
+      return reply.status(charge.alreadyCreated ? 200 : 201).send(charge);
     },
   );
 

@@ -1,4 +1,6 @@
 import type {
+  CreateMiscellaneousChargeRequest,
+  CreateMiscellaneousChargeResponse,
   GrantCreditRequest,
   GrantCreditResponse,
   ImportUsageRequest,
@@ -23,7 +25,14 @@ import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
 import { hasCardPayment, updateOrganization } from '../accounts/accounts.repository.ts';
-import { billingCycleOf, centsToUsd, usdToCents } from '../billing/billing-rules.ts';
+import {
+  billingCycleOf,
+  centsToUsd,
+  ratePercentToBasisPoints,
+  taxCents,
+  usdToCents,
+} from '../billing/billing-rules.ts';
+import { findTaxRatePercent } from '../billing/billing.repository.ts';
 import { importUsage, sendOwedInactiveNotices } from '../billing/billing.jobs.ts';
 import type { Billing } from '../billing/billing.plugin.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
@@ -210,6 +219,38 @@ export function operatorsService({
         amount: centsToUsd(grant.amountCents),
         balance: centsToUsd(grant.balanceCents),
         alreadyGranted: grant.alreadyGranted,
+      };
+    },
+
+    /**
+     * Raises a miscellaneous charge (decision 040): the amount typed before tax, the tax of the
+     * organisation's billing country added to it at today's rate (as on a flat-rate invoice),
+     * open until the organisation pays it by card.
+     */
+    async createMiscellaneousCharge(
+      reference: string,
+      { amount, notes, idempotencyKey }: CreateMiscellaneousChargeRequest,
+    ): Promise<CreateMiscellaneousChargeResponse> {
+      const organizationId = await resolveOrganizationId(reference);
+      const organization = await findOrganization(db, organizationId);
+      if (!organization) throw new AppError('NOT_FOUND');
+      const subtotalCents = usdToCents(amount);
+      const taxRatePercent = await findTaxRatePercent(db, organization.billingCountry);
+      const taxAmountCents = taxCents(subtotalCents, ratePercentToBasisPoints(taxRatePercent));
+      const { transaction, alreadyCreated } = await ledger.openMiscellaneousCharge(
+        organizationId,
+        { amountCents: subtotalCents + taxAmountCents, taxAmountCents, taxRatePercent, notes },
+        idempotencyKey,
+      );
+      return {
+        transactionId: padTransactionId(transaction.id),
+        status: transaction.status,
+        notes: transaction.notes,
+        amount: centsToUsd(transaction.amountCents - transaction.taxAmountCents),
+        tax: centsToUsd(transaction.taxAmountCents),
+        taxPercentage: Number(transaction.taxRatePercent),
+        total: centsToUsd(transaction.amountCents),
+        alreadyCreated,
       };
     },
 

@@ -16,8 +16,8 @@ import {
   markLowBalanceWarned,
   type PaymentAttemptRow,
 } from './payments.repository.ts';
+import { transactionPaidFor } from './paid-for.ts';
 import type { PaymentsService } from './payments.service.ts';
-import { invoiceNumber } from '../ledger/invoice-number.ts';
 
 const PAYMENT_RECEIPT_QUEUE = 'payment-receipt';
 const LOW_BALANCE_MAIL_QUEUE = 'low-balance-mail';
@@ -80,7 +80,7 @@ export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJ
       paidFor:
         attempt.purpose === 'topup'
           ? 'Top-up of the prepaid balance'
-          : `Invoice ${invoiceNumber(transactionId)}`,
+          : await transactionPaidFor(deps.db, job.organizationId, transactionId),
       link: new URL(`/billing/asc/${padTransactionId(transactionId)}`, deps.publicUrl).toString(),
     }),
   );

@@ -33,7 +33,6 @@ import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
 import { requireTransaction } from '../billing/billing-reads.ts';
 import { centsToUsd } from '../billing/billing-rules.ts';
 import { findTaxRatePercent } from '../billing/billing.repository.ts';
-import { invoiceNumber } from '../ledger/invoice-number.ts';
 import {
   findCreditAmount,
   findTransaction,
@@ -69,6 +68,7 @@ import {
   type PaymentProfileRow,
 } from './payments.repository.ts';
 import { claimCardAttempt, settleCardAttemptWith, type CardAttemptCaller } from './card-attempts.ts';
+import { transactionPaidFor } from './paid-for.ts';
 
 const REFUSAL_ERRORS: Record<CardRefusal, ErrorCode> = {
   card_declined: 'CARD_DECLINED',
@@ -149,11 +149,11 @@ function toPaymentProfile(row: PaymentProfileRow): PaymentProfile {
 }
 
 /** The gateway request an attempt stands for: asking again with it is how an unknown outcome is learned. */
-function chargeRequestOf(attempt: PaymentAttemptRow): ChargeRequest {
+async function chargeRequestOf(db: Db, attempt: PaymentAttemptRow): Promise<ChargeRequest> {
   const description =
     attempt.purpose === 'topup'
       ? 'Prepaid balance top-up'
-      : `Invoice ${invoiceNumber(attempt.invoiceTransactionId ?? 0)}`;
+      : await transactionPaidFor(db, attempt.organizationId, attempt.invoiceTransactionId ?? 0);
   return {
     amountCents: attempt.amountCents,
     idempotencyKey: attempt.idempotencyKey,
@@ -323,7 +323,7 @@ export function paymentsService({
   async function runAttempt(attempt: PaymentAttemptRow): Promise<PaidAttempt> {
     let outcome: ChargeOutcome;
     try {
-      outcome = await gateway.charge(chargeRequestOf(attempt));
+      outcome = await gateway.charge(await chargeRequestOf(db, attempt));
     } catch (error) {
       if (error instanceof GatewayUnavailableError) {
         metrics.paymentAttemptUnconfirmed(attempt.purpose);
@@ -338,9 +338,10 @@ export function paymentsService({
   }
 
   /**
-   * Pays what a service charge still owes by card: the transaction goes from open to processing with
-   * the attempt written, then paid (or open again when the card is refused). With a `caller`, the
-   * card attempt is claimed once the transaction is (a pay of one already being paid tries no card).
+   * Pays what a charge (service or miscellaneous) still owes by card: the transaction goes from open
+   * to processing with the attempt written, then paid (or open again when the card is refused). With
+   * a `caller`, the card attempt is claimed once the transaction is (a pay of one already being paid
+   * tries no card).
    */
   async function payTransactionWith(
     organizationId: string,
@@ -571,7 +572,7 @@ export function paymentsService({
       };
     },
 
-    /** POST /transactions/{id}/pay: pays what an open service charge still owes by card. */
+    /** POST /transactions/{id}/pay: pays by card what an open service or miscellaneous charge still owes. */
     async payTransaction(
       user: SessionUser,
       id: string,
@@ -599,7 +600,7 @@ export function paymentsService({
     async reconcile(attempt: PaymentAttemptRow): Promise<PaymentAttemptRow['status']> {
       let outcome: ChargeOutcome;
       try {
-        outcome = await gateway.charge(chargeRequestOf(attempt));
+        outcome = await gateway.charge(await chargeRequestOf(db, attempt));
       } catch (error) {
         if (error instanceof GatewayUnavailableError) return 'pending';
         throw error;

@@ -34,6 +34,7 @@ export const enPayments = {
   'payment.summary.enterAmount': 'Enter an amount to see the total.',
   'payment.transaction.loadError': 'The payment summary of this transaction could not be loaded.',
   'payment.transaction.nothingDue': 'Nothing is due on this transaction.',
+  'payment.transaction.notes': 'For',
 
   'payment.source.label': 'Pay with',
   'payment.source.newCard': 'A new card',

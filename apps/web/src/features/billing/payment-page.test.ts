@@ -34,8 +34,16 @@ describe('paymentPageRequestOf (§2 /payment/:sub/:type)', () => {
     });
   });
 
-  it('has nothing to do for misc, an unknown type, or the invoice type without a proper id', () => {
-    expect(paymentPageRequestOf('misc', query('id=42&amount=10'))).toEqual({ type: 'unavailable' });
+  it('pays the miscellaneous charge the misc type names, whatever amount the address says', () => {
+    expect(paymentPageRequestOf('misc', query('id=42&amount=10'))).toEqual({
+      type: 'transaction',
+      transactionId: '000000042',
+    });
+  });
+
+  it('has nothing to do for an unknown type, or the invoice or misc type without a proper id', () => {
+    expect(paymentPageRequestOf('misc', query('amount=10'))).toEqual({ type: 'unavailable' });
+    expect(paymentPageRequestOf('misc', query('id=4.2'))).toEqual({ type: 'unavailable' });
     expect(paymentPageRequestOf('donate', query(''))).toEqual({ type: 'unavailable' });
     expect(paymentPageRequestOf(undefined, query(''))).toEqual({ type: 'unavailable' });
     expect(paymentPageRequestOf('invoice', query(''))).toEqual({ type: 'unavailable' });

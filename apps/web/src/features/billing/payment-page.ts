@@ -21,9 +21,9 @@ const key = (k: TranslationKey) => k;
 
 /**
  * What /payment/:sub/:type is asked to do (§2): top up the balance (the amount the query proposes,
- * default 1000), pay transaction `id` (the spec's type `invoice`), or nothing it can do: 'misc' and
- * unknown types, and `invoice` without an id (decision 018: what is charged always comes from the
- * server's ledger).
+ * default 1000), pay transaction `id` (the spec's types `invoice` and `misc`, decision 040), or
+ * nothing it can do: unknown types, and `invoice` or `misc` without an id (decision 020: what is
+ * charged always comes from the server's ledger, never from the address's amount).
  */
 export type PaymentPageRequest =
   | { type: 'top-up'; amount: number }
@@ -50,7 +50,7 @@ export function proposedTopUpAmount(query: string | null): number {
 export function paymentPageRequestOf(type: string | undefined, search: URLSearchParams): PaymentPageRequest {
   if (type === 'top-up') return { type, amount: proposedTopUpAmount(search.get('amount')) };
   const id = search.get('id')?.trim() ?? '';
-  if (type === 'invoice' && /^\d{1,18}$/.test(id))
+  if ((type === 'invoice' || type === 'misc') && /^\d{1,18}$/.test(id))
     return { type: 'transaction', transactionId: padTransactionId(id) };
   return { type: 'unavailable' };
 }

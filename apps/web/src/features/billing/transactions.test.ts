@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import {
   canPayByCard,
   formatUsd,
-  transactionPaymentPath,
+  hasPaymentSummary,
   mauDetailRows,
   searchTermOf,
   showsPagination,
   statusTone,
   transactionPageCount,
+  transactionPaymentPath,
   withKnownLabels,
 } from './transactions';
 
@@ -56,9 +57,24 @@ describe('statusTone and canPayByCard', () => {
 
 describe('transactionPaymentPath', () => {
   it('names the transaction and the amount due with 2 decimals', () => {
-    expect(transactionPaymentPath('asc', '000000042', 12.5)).toBe(
+    expect(transactionPaymentPath('asc', { transactionId: '000000042', type: 'service_charge' }, 12.5)).toBe(
       '/payment/asc/invoice?id=000000042&amount=12.50',
     );
+  });
+
+  it('pays a miscellaneous charge on the misc payment page', () => {
+    expect(transactionPaymentPath('asc', { transactionId: '000000043', type: 'other' }, 130.8)).toBe(
+      '/payment/asc/misc?id=000000043&amount=130.80',
+    );
+  });
+});
+
+describe('hasPaymentSummary', () => {
+  it('is true for a service charge with an invoice and a miscellaneous charge, false for a top-up or credit', () => {
+    expect(hasPaymentSummary({ type: 'service_charge', invoiceType: 'mau_based' })).toBe(true);
+    expect(hasPaymentSummary({ type: 'other', invoiceType: null })).toBe(true);
+    expect(hasPaymentSummary({ type: 'topup', invoiceType: null })).toBe(false);
+    expect(hasPaymentSummary({ type: 'service_credit', invoiceType: null })).toBe(false);
   });
 });
 

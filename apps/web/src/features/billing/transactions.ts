@@ -34,10 +34,25 @@ export function canPayByCard(transaction: Pick<Transaction, 'status'>): boolean 
   return transaction.status === PAYABLE_TRANSACTION_STATUS;
 }
 
-/** Where paying a transaction by card happens (§2 /payment/:sub/invoice with id and amount). */
-export function transactionPaymentPath(sub: string, transactionId: string, dueAmount: number): string {
+/**
+ * A charge with a payment summary (what it comes to and what is due): a service charge's invoice,
+ * or a miscellaneous charge an operator raised, which has no invoice (decision 040).
+ */
+export function hasPaymentSummary(transaction: Pick<Transaction, 'type' | 'invoiceType'>): boolean {
+  return transaction.invoiceType !== null || transaction.type === 'other';
+}
+
+/**
+ * Where paying a transaction by card happens (§2 /payment/:sub/:type with id and amount): type
+ * `misc` for a miscellaneous charge, `invoice` for a service charge.
+ */
+export function transactionPaymentPath(
+  sub: string,
+  { transactionId, type }: Pick<Transaction, 'transactionId' | 'type'>,
+  dueAmount: number,
+): string {
   const query = new URLSearchParams({ id: transactionId, amount: dueAmount.toFixed(2) });
-  return `/payment/${encodeURIComponent(sub)}/invoice?${query.toString()}`;
+  return `/payment/${encodeURIComponent(sub)}/${type === 'other' ? 'misc' : 'invoice'}?${query.toString()}`;
 }
 
 /** Pagination shows only when there is more than one page (§9: 30 a page). */

@@ -5,7 +5,7 @@ import { TRANSACTIONS_QUERY_KEY } from './list-transactions';
 
 export const PAYMENT_SUMMARY_QUERY_KEY = [...TRANSACTIONS_QUERY_KEY, 'payment-summary'] as const;
 
-/** GET /api/v1/transactions/{id}/payment-summary: what the invoice comes to and what is still due. */
+/** GET /api/v1/transactions/{id}/payment-summary: what a charge comes to and what is still due. */
 export const paymentSummaryQueryOptions = (id: string) =>
   queryOptions({
     queryKey: [...PAYMENT_SUMMARY_QUERY_KEY, id],
@@ -15,7 +15,7 @@ export const paymentSummaryQueryOptions = (id: string) =>
       }),
   });
 
-/** Only a transaction with an invoice has a summary. */
-export function usePaymentSummary(id: string, hasInvoice: boolean) {
-  return useQuery({ ...paymentSummaryQueryOptions(id), enabled: hasInvoice });
+/** Only a charge has a summary (`hasPaymentSummary`): asked for only when `enabled`. */
+export function usePaymentSummary(id: string, enabled: boolean) {
+  return useQuery({ ...paymentSummaryQueryOptions(id), enabled });
 }

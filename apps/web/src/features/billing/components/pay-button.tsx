@@ -1,4 +1,5 @@
 import { Button, type ButtonProps } from '@mantine/core';
+import type { Transaction } from '@portal/contracts';
 import { IconCreditCard } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,7 +11,7 @@ import { transactionPaymentPath } from '../transactions';
 
 interface PayButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
   sub: string;
-  transactionId: string;
+  transaction: Pick<Transaction, 'transactionId' | 'type'>;
   label: string;
   'aria-label'?: string;
 }
@@ -19,7 +20,7 @@ interface PayButtonProps extends Pick<ButtonProps, 'size' | 'variant'> {
  * Opens the card payment of an open transaction with the amount still due, which only the
  * transaction's payment summary knows (a credit may cover part of it); the detail page has it already.
  */
-export function PayButton({ sub, transactionId, label, ...button }: PayButtonProps) {
+export function PayButton({ sub, transaction, label, ...button }: PayButtonProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [loading, setLoading] = useState(false);
@@ -27,8 +28,8 @@ export function PayButton({ sub, transactionId, label, ...button }: PayButtonPro
   const pay = async () => {
     setLoading(true);
     try {
-      const summary = await queryClient.fetchQuery(paymentSummaryQueryOptions(transactionId));
-      await navigate(transactionPaymentPath(sub, transactionId, summary.dueAmount));
+      const summary = await queryClient.fetchQuery(paymentSummaryQueryOptions(transaction.transactionId));
+      await navigate(transactionPaymentPath(sub, transaction, summary.dueAmount));
     } catch (error) {
       toastError(errorText(error));
       setLoading(false);

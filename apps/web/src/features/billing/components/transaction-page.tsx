@@ -8,7 +8,7 @@ import { formatDate } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaymentSummary } from '../api/get-payment-summary';
 import { useTransaction } from '../api/get-transaction';
-import { canPayByCard, formatUsd, transactionPaymentPath } from '../transactions';
+import { canPayByCard, formatUsd, hasPaymentSummary, transactionPaymentPath } from '../transactions';
 import { InvoiceDetail } from './invoice-detail';
 import { LabelledValue } from './labelled-value';
 import { LoadError } from './load-error';
@@ -43,7 +43,7 @@ function TransactionActions({
       {canPayByCard(transaction) && summary && (
         <Button
           component={Link}
-          to={transactionPaymentPath(sub, transaction.transactionId, summary.dueAmount)}
+          to={transactionPaymentPath(sub, transaction, summary.dueAmount)}
           leftSection={<IconCreditCard size={16} aria-hidden />}
         >
           {t('billing.detail.payByCard')}
@@ -55,7 +55,7 @@ function TransactionActions({
 
 function TransactionContent({ sub, transaction }: { sub: string; transaction: Transaction }) {
   const { t } = useTranslation();
-  const summary = usePaymentSummary(transaction.transactionId, transaction.invoiceType !== null);
+  const summary = usePaymentSummary(transaction.transactionId, hasPaymentSummary(transaction));
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="md">
@@ -86,22 +86,24 @@ function TransactionContent({ sub, transaction }: { sub: string; transaction: Tr
         </SimpleGrid>
       </Card>
       {transaction.invoiceType && (
-        <>
-          <InvoiceDetail transaction={transaction} invoiceType={transaction.invoiceType} />
-          {summary.isPending ? (
-            <Loading />
-          ) : summary.isError ? (
-            <LoadError title={t('billing.detail.summaryLoadError')} error={summary.error} />
-          ) : (
-            <PaymentSummaryCard summary={summary.data} />
-          )}
-        </>
+        <InvoiceDetail transaction={transaction} invoiceType={transaction.invoiceType} />
       )}
+      {hasPaymentSummary(transaction) &&
+        (summary.isPending ? (
+          <Loading />
+        ) : summary.isError ? (
+          <LoadError title={t('billing.detail.summaryLoadError')} error={summary.error} />
+        ) : (
+          <PaymentSummaryCard summary={summary.data} />
+        ))}
     </Stack>
   );
 }
 
-/** §2 /billing/:sub/:id: a transaction, its invoice's lines and payment summary, with pay by card when open. */
+/**
+ * §2 /billing/:sub/:id: a transaction, its invoice's lines, and the payment summary of a charge,
+ * with pay by card when open.
+ */
 export function TransactionPage() {
   const { t } = useTranslation();
   const params = useParams();

@@ -67,7 +67,7 @@ export function TransactionsTable({
             {canPayByCard(transaction) && (
               <PayButton
                 sub={sub}
-                transactionId={transaction.transactionId}
+                transaction={transaction}
                 size="xs"
                 variant="light"
                 label={t('billing.pay')}

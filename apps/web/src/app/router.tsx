@@ -2,6 +2,7 @@ import { lazy, useEffect, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
 import type { RouteAccess } from '../lib/guard';
+import { withoutNumericPrefix } from '../lib/redirects';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
 import { RouteHandleContext, type RouteHandle } from './route-handle';
@@ -14,6 +15,7 @@ import * as invitationInvalid from './routes/invitation-invalid';
 import * as login from './routes/login';
 import * as logout from './routes/logout';
 import * as message from './routes/message';
+import * as notFound from './routes/not-found';
 import * as passwordRenew from './routes/password-renew';
 import * as passwordReset from './routes/password-reset';
 import * as signInSso from './routes/sign-in-sso';
@@ -174,7 +176,7 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      page('*', 'any', 'notFound.title', message, { message: 'notFound.text' }),
+      page('*', 'any', 'notFound.title', notFound, { message: 'notFound.text' }),
     ],
   },
 ];
@@ -184,7 +186,9 @@ const isRouteHandle = (handle: unknown): handle is RouteHandle =>
 
 /** The handle of the deepest route matching the address that declares one. */
 export function routeHandleOf(location: string | { pathname: string }): RouteHandle {
-  const handles = (matchRoutes(routes, location) ?? [])
+  const pathname = typeof location === 'string' ? location : location.pathname;
+  // A numerically prefixed path is guarded as the page it leads to (the not-found route leads there).
+  const handles = (matchRoutes(routes, withoutNumericPrefix(pathname) ?? pathname) ?? [])
     .map((match) => match.route.handle)
     .filter(isRouteHandle);
   const handle = handles[handles.length - 1];

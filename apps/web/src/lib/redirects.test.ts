@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeDestination, loginPathFor, safeRedirectPath } from './redirects';
+import { homeDestination, loginPathFor, safeRedirectPath, withoutNumericPrefix } from './redirects';
 
 describe('loginPathFor', () => {
   it('carries the original path and query in the redirect parameter', () => {
@@ -76,5 +76,21 @@ describe('homeDestination', () => {
 
   it('defaults to the application list', () => {
     expect(homeDestination([])).toEqual({ kind: 'internal', to: '/apps/asc' });
+  });
+});
+
+describe('withoutNumericPrefix', () => {
+  it('answers the path without its leading numeric segment', () => {
+    expect(withoutNumericPrefix('/2/apps/asc')).toBe('/apps/asc');
+    expect(withoutNumericPrefix('/15/billing/asc/000000042')).toBe('/billing/asc/000000042');
+    expect(withoutNumericPrefix('/2')).toBe('/');
+    expect(withoutNumericPrefix('/2/')).toBe('/');
+  });
+
+  it('answers null for a path without one', () => {
+    expect(withoutNumericPrefix('/apps/asc')).toBeNull();
+    expect(withoutNumericPrefix('/2a/apps')).toBeNull();
+    expect(withoutNumericPrefix('/billing/asc/000000042')).toBeNull();
+    expect(withoutNumericPrefix('/')).toBeNull();
   });
 });

@@ -22,6 +22,15 @@ export function carryingRedirect(target: string, pathname: string, search: strin
   return `${target}?${new URLSearchParams({ [REDIRECT_PARAM]: original }).toString()}`;
 }
 
+/**
+ * §2: any path may begin with a numeric segment (/2/apps/asc), which the login redirect keeps; the
+ * page is the path without it (decision 041). Answers that path, or null when there is no prefix.
+ */
+export function withoutNumericPrefix(pathname: string): string | null {
+  const prefix = /^\/\d+(?=\/|$)/.exec(pathname)?.[0];
+  return prefix === undefined ? null : pathname.slice(prefix.length) || '/';
+}
+
 const ORIGIN_PROBE = 'http://portal.invalid';
 
 /** The redirect target when it is a path on this site; null for anything that could leave it. */

@@ -7,7 +7,7 @@ const inDays = (days: number) => new Date(now.getTime() + days * 24 * 60 * 60 * 
 describe('trialBannerState', () => {
   it('is hidden without a trial end', () => {
     expect(trialBannerState(null, 'false', now)).toBe('hidden');
-    expect(trialBannerState(undefined, undefined, now)).toBe('hidden');
+    expect(trialBannerState(undefined, 'true', now)).toBe('hidden');
     expect(trialBannerState('not a date', 'false', now)).toBe('hidden');
   });
 
@@ -21,13 +21,14 @@ describe('trialBannerState', () => {
     expect(trialBannerState(inDays(0.1), 'true', now)).toBe('warning');
   });
 
-  it('is hidden once the trial has ended, with or without a payment profile', () => {
-    expect(trialBannerState(inDays(0), 'false', now)).toBe('hidden');
-    expect(trialBannerState(inDays(-2), 'true', now)).toBe('hidden');
+  it('shows danger once the trial has ended while no card is saved', () => {
+    expect(trialBannerState(inDays(0), 'false', now)).toBe('danger');
+    expect(trialBannerState(inDays(-2), 'false', now)).toBe('danger');
   });
 
-  it('shows danger for an ended trial only when the payment profile flag is unknown', () => {
-    expect(trialBannerState(inDays(-1), undefined, now)).toBe('danger');
+  it('is hidden once the trial has ended and a card is saved', () => {
+    expect(trialBannerState(inDays(0), 'true', now)).toBe('hidden');
+    expect(trialBannerState(inDays(-2), 'true', now)).toBe('hidden');
   });
 });
 

@@ -10,19 +10,18 @@ export function trialDaysLeft(trialEndAt: string, now: Date): number {
 }
 
 /**
- * §4: shown only when there is a trial end and the trial is not (ended and either without
- * or with a payment profile). An ended trial is therefore hidden whenever the account says
- * whether it has a payment profile; only an ended trial with no such answer shows danger.
+ * §4: danger once the trial has ended, warning when 3 or fewer days remain, default otherwise. Its
+ * rule for hiding, "not (ended and either no payment profile or a payment profile present)", would
+ * hide every ended trial, since havePaymentProfile is always 'true' or 'false', and leave danger
+ * unreachable. Decision 041 reads it as: an ended trial is hidden once a card is saved (nothing is
+ * left to do) and shows danger while none is.
  */
 export function trialBannerState(
   trialEndAt: string | null | undefined,
-  havePaymentProfile: string | undefined,
+  havePaymentProfile: 'true' | 'false',
   now: Date,
 ): TrialBannerState {
   if (!trialEndAt || Number.isNaN(Date.parse(trialEndAt))) return 'hidden';
-  if (Date.parse(trialEndAt) <= now.getTime()) {
-    const paymentProfileKnown = havePaymentProfile === 'true' || havePaymentProfile === 'false';
-    return paymentProfileKnown ? 'hidden' : 'danger';
-  }
+  if (Date.parse(trialEndAt) <= now.getTime()) return havePaymentProfile === 'true' ? 'hidden' : 'danger';
   return trialDaysLeft(trialEndAt, now) <= TRIAL_WARNING_DAYS ? 'warning' : 'default';
 }

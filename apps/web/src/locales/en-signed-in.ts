@@ -112,7 +112,9 @@ export const enSignedIn = {
   'layout.signOut': 'Sign out',
   'layout.trial.daysLeft_one': '{{count}} day left in your free trial',
   'layout.trial.daysLeft_other': '{{count}} days left in your free trial',
-  'layout.trial.ended': 'Your free trial has ended',
+  'layout.trial.ended': 'Your free trial has ended.',
+  'layout.trial.addCard': 'Add a card',
+  'layout.trial.askAdmin': 'Ask your administrator to add a card.',
 
   'nav.label': 'Main navigation',
   'nav.organizationId': 'ID: {{id}}',

@@ -1,23 +1,37 @@
 import { IconClockHour4 } from '@tabler/icons-react';
+import { TextLink } from '../../../components/plain/buttons';
 import { useSignedInAccount } from '../../../lib/account';
+import { mayAccess } from '../../../lib/guard';
+import { useHydrated } from '../../../lib/hydration';
 import { useTranslation } from '../../../lib/i18n';
 import { trialBannerState, trialDaysLeft } from '../../../lib/trial-banner';
 import classes from './frame.module.css';
 
+/** §4 trial banner: days left, or an ended trial without a saved card (decision 041). */
 export function TrialBanner() {
   const { t } = useTranslation();
-  const { trialEndAt, havePaymentProfile } = useSignedInAccount();
+  const { trialEndAt, havePaymentProfile, permissions } = useSignedInAccount();
+  // The days left are counted on the browser's clock, which the server render cannot know.
+  const hydrated = useHydrated();
+  if (!hydrated || !trialEndAt) return null;
   const now = new Date();
   const state = trialBannerState(trialEndAt, havePaymentProfile, now);
-  if (!trialEndAt || state === 'hidden') return null;
+  if (state === 'hidden') return null;
   return (
     <div role="status" className={classes.trial} data-state={state}>
       <IconClockHour4 size={18} aria-hidden />
-      <p>
-        {state === 'danger'
-          ? t('layout.trial.ended')
-          : t('layout.trial.daysLeft', { count: trialDaysLeft(trialEndAt, now) })}
-      </p>
+      {state === 'danger' ? (
+        <p>
+          {t('layout.trial.ended')}{' '}
+          {mayAccess('VIEW_BILLING', { permissions }) ? (
+            <TextLink to="/manage-payment">{t('layout.trial.addCard')}</TextLink>
+          ) : (
+            t('layout.trial.askAdmin')
+          )}
+        </p>
+      ) : (
+        <p>{t('layout.trial.daysLeft', { count: trialDaysLeft(trialEndAt, now) })}</p>
+      )}
     </div>
   );
 }

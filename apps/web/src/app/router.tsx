@@ -16,6 +16,7 @@ import * as login from './routes/login';
 import * as logout from './routes/logout';
 import * as message from './routes/message';
 import * as notFound from './routes/not-found';
+import * as openAppcues from './routes/open-appcues';
 import * as passwordRenew from './routes/password-renew';
 import * as passwordReset from './routes/password-reset';
 import * as signInSso from './routes/sign-in-sso';
@@ -175,6 +176,7 @@ export const routes: RouteObject[] = [
           page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
         ],
       },
+      page('open-appcues', 'login', 'page.tutorial', openAppcues),
 
       page('*', 'any', 'notFound.title', notFound, { message: 'notFound.text' }),
     ],

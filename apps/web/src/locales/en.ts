@@ -39,6 +39,7 @@ const uiText = {
   'page.editProfile': 'Edit profile',
   'page.twoFactor': 'Two-factor authentication',
   'page.twoFactorSetup': 'Set up two-factor authentication',
+  'page.tutorial': 'Tutorial guide',
 
   'auth.email': 'Email',
   'auth.password': 'Password',

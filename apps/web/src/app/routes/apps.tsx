@@ -1,1 +1,7 @@
-export { ApplicationsPage as Component } from '../../features/applications/components/applications-page';
+import { ApplicationsPage } from '../../features/applications/components/applications-page';
+import { GuidedTour } from '../../features/tour/components/guided-tour';
+
+/** The application list, with the guided tour that walks it (decision 039). */
+export function Component() {
+  return <ApplicationsPage tour={<GuidedTour />} />;
+}

@@ -5,6 +5,7 @@ import { Button, IconButton } from '../../../components/plain/buttons';
 import { Badge, Card } from '../../../components/plain/layout';
 import { useTranslation } from '../../../lib/i18n';
 import { useDisplayTimeZone } from '../../../lib/dates';
+import { tourAnchor } from '../../../lib/tour-anchors';
 import {
   applicationActions,
   canOpenConsole,
@@ -80,7 +81,11 @@ export const ApplicationCard = memo(function ApplicationCard({
         </div>
         {/* Keyed by the app: the card is reused for other apps (see the grid), its menu and copy state are not. */}
         {actions.length > 0 && (
-          <ApplicationMenu key={app.applicationId} app={app} actions={actions} onAction={onAction} />
+          // The tour points at this wrapper: it marks what it points at and clears that afterwards,
+          // which would take the menu button's own aria-expanded with it.
+          <div {...tourAnchor('application-menu')}>
+            <ApplicationMenu key={app.applicationId} app={app} actions={actions} onAction={onAction} />
+          </div>
         )}
       </div>
 
@@ -96,7 +101,7 @@ export const ApplicationCard = memo(function ApplicationCard({
         <Field label={t('apps.card.region')}>{REGIONS[app.region].name}</Field>
       </dl>
 
-      <div className={classes.console}>
+      <div className={classes.console} {...tourAnchor('application-console')}>
         <Button
           variant="light"
           disabled={!consoleUrl}

@@ -6,7 +6,7 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import { IconPlus } from '@tabler/icons-react';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
@@ -35,14 +35,18 @@ import { AlertBox } from '../../../components/status-alert';
 import { showToast, toastError } from '../../../lib/toasts';
 import classes from './applications.module.css';
 import { errorText } from '../../../lib/api-error';
+import { tourAnchor } from '../../../lib/tour-anchors';
 
 const NO_APPS: Application[] = [];
 
 // The modals, their forms and what they need load when the user first opens one.
 const ApplicationDialogs = lazy(() => import('./application-dialogs'));
 
-/** §2 application list (/apps/:sub). */
-export function ApplicationsPage() {
+/**
+ * §2 application list (/apps/:sub). `tour` (the guided tour's offer and runner) shows once the list
+ * has loaded, so the tour finds the cards that are there.
+ */
+export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
   const { t } = useTranslation();
   const { sub = 'asc' } = useParams();
   const account = useSignedInAccount();
@@ -122,6 +126,7 @@ export function ApplicationsPage() {
         </div>
         {list.isSuccess && canCreateApplication(account, counted) && (
           <ButtonLink
+            {...tourAnchor('create-application')}
             to={`/create-app/${sub}/select-implementation`}
             leftSection={<IconPlus size={18} aria-hidden />}
           >
@@ -129,6 +134,8 @@ export function ApplicationsPage() {
           </ButtonLink>
         )}
       </div>
+
+      {!list.isPending && tour}
 
       {account.accountStatus === 'inactive' && (
         <AlertBox kind="warning">{t('apps.inactiveAccount')}</AlertBox>
@@ -157,7 +164,7 @@ export function ApplicationsPage() {
           {filtered.length === 0 ? (
             <p>{t('apps.noResults')}</p>
           ) : (
-            <div className={classes.grid}>
+            <div className={classes.grid} {...tourAnchor('application-list')}>
               {/* Keyed by position: a keystroke that brings other apps updates the grid's cards in
                   place instead of replacing them, which is most of the cost of a new page of results. */}
               {visible.map((app, slot) => (

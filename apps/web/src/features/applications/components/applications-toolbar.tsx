@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { TextField } from '../../../components/plain/fields';
 import { useTranslation } from '../../../lib/i18n';
+import { tourAnchor } from '../../../lib/tour-anchors';
 import type { FilterSelectProps } from './filter-select';
 import classes from './applications.module.css';
 
@@ -66,7 +67,7 @@ export function ApplicationsToolbar(props: ApplicationsToolbarProps) {
   );
 
   return (
-    <div className={classes.toolbar}>
+    <div className={classes.toolbar} {...tourAnchor('application-search')}>
       <div className={classes.search}>
         <TextField
           label={t('apps.search.label')}

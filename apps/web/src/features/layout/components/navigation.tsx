@@ -20,6 +20,7 @@ import { useSignedInAccount } from '../../../lib/account';
 import { mayAccess } from '../../../lib/guard';
 import type { TranslationKey } from '../../../lib/i18n';
 import { usePublicConfig } from '../../../lib/public-config';
+import { tourAnchor, type TourAnchor } from '../../../lib/tour-anchors';
 import classes from './frame.module.css';
 
 interface PageItem {
@@ -29,6 +30,8 @@ interface PageItem {
   /** Path prefixes on which the item is the current one. */
   activeOn: string[];
   icon?: Icon;
+  /** The guided tour's step about this page. */
+  tour?: TourAnchor;
 }
 
 const APPS: PageItem = {
@@ -44,6 +47,7 @@ const BILLING: PageItem = {
   access: 'VIEW_BILLING',
   activeOn: ['/billing', '/payment'],
   icon: IconReceipt,
+  tour: 'billing',
 };
 const SETTINGS: PageItem[] = [
   {
@@ -51,6 +55,7 @@ const SETTINGS: PageItem[] = [
     to: '/manage-members',
     access: 'VIEW_MEMBER',
     activeOn: ['/manage-members', '/invite-members'],
+    tour: 'manage-members',
   },
   {
     label: 'nav.managePayment',
@@ -78,8 +83,16 @@ const HELP_LINKS: { key: keyof PublicConfig['helpLinks']; label: TranslationKey;
   { key: 'documentation', label: 'nav.help.documentation', icon: IconBook },
   { key: 'communityHub', label: 'nav.help.communityHub', icon: IconMessages },
   { key: 'faq', label: 'nav.help.faq', icon: IconHelp },
-  { key: 'tutorial', label: 'nav.help.tutorial', icon: IconRoute },
 ];
+
+/** The tutorial guide is the portal's own guided tour, which /open-appcues starts on the application list. */
+const TUTORIAL: PageItem = {
+  label: 'nav.help.tutorial',
+  to: '/open-appcues',
+  access: 'VIEW_APPLICATION',
+  activeOn: [],
+  icon: IconRoute,
+};
 
 const iconOf = (ItemIcon: Icon) => <ItemIcon size={20} stroke={1.6} aria-hidden />;
 
@@ -102,6 +115,7 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
       className={classes.item}
       aria-current={isActive(item) ? 'page' : undefined}
       onClick={onNavigate}
+      {...(item.tour && tourAnchor(item.tour))}
     >
       {item.icon && iconOf(item.icon)}
       <span className={classes.itemLabel}>{t(item.label)}</span>
@@ -146,6 +160,7 @@ export function Navigation({ onNavigate }: { onNavigate: () => void }) {
           <>
             <p className={classes.helpHeading}>{t('nav.help')}</p>
             {HELP_LINKS.map(({ key, label, icon }) => externalLink(config.helpLinks[key], t(label), icon))}
+            {allowed(TUTORIAL) && pageLink(TUTORIAL)}
           </>
         )}
       </div>

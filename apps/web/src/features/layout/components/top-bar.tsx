@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
+import { tourAnchor } from '../../../lib/tour-anchors';
 import classes from './frame.module.css';
 import { TrialBanner } from './trial-banner';
 import { UserMenu } from './user-menu';
@@ -23,13 +24,17 @@ export function TopBar({
         aria-label={t('layout.toggleNavigation')}
         aria-expanded={navigationOpened}
         data-width-unknown={widthUnknown}
+        {...tourAnchor('navigation-toggle')}
       >
         <span />
         <span />
         <span />
       </button>
       <TrialBanner />
-      <UserMenu />
+      {/* A wrapper for the tour to point at, which leaves the menu button's aria-expanded alone. */}
+      <div className={classes.userMenu} {...tourAnchor('user-menu')}>
+        <UserMenu />
+      </div>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type {
+  CreateMiscellaneousChargeResponse,
   GrantCreditResponse,
   ImportUsageResponse,
   OperatorOrganization,
@@ -59,6 +60,11 @@ export class Operator {
 
   grantCredit(org: string, amount: string, note: string): Promise<GrantCreditResponse> {
     return this.run('org', 'grant-credit', org, '--amount', amount, '--note', note);
+  }
+
+  /** `billing charge <org> --amount … --notes …`: a miscellaneous charge, open until paid by card. */
+  raiseCharge(org: string, amount: string, notes: string): Promise<CreateMiscellaneousChargeResponse> {
+    return this.run('billing', 'charge', org, '--amount', amount, '--notes', notes);
   }
 
   /** `usage import`, of this month (the portal's clock) unless a month is named. */

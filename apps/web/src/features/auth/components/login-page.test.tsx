@@ -2,22 +2,12 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PUBLIC_CONFIG_FOR_TEST } from './public-config-for-test';
 
 const CONFIG = {
-  productName: 'Social',
+  ...PUBLIC_CONFIG_FOR_TEST,
   // Google's button shows once the configuration has arrived.
   googleSignIn: true,
-  dashboardUrl: 'https://dashboard.example.com',
-  helpLinks: {
-    developerPortal: '',
-    documentation: '',
-    communityHub: '',
-    faq: '',
-    tutorial: '',
-    manageCommunity: '',
-    createChannel: '',
-  },
-  regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
 };
 
 /** The login page with the portal answering the public configuration and the password sign-in. */

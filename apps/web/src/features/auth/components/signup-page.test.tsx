@@ -3,23 +3,8 @@ import { messages } from '@portal/contracts';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PUBLIC_CONFIG_FOR_TEST } from './public-config-for-test';
 
-const CONFIG = {
-  productName: 'Social',
-  googleSignIn: false,
-  ssoSignIn: false,
-  dashboardUrl: 'https://dashboard.example.com',
-  helpLinks: {
-    developerPortal: '',
-    documentation: '',
-    communityHub: '',
-    faq: '',
-    tutorial: '',
-    manageCommunity: '',
-    createChannel: '',
-  },
-  regionBaseUrls: { SG: '/regions/sg', EU: '/regions/eu', US: '/regions/us' },
-};
 const CORPORATE = messages['signupForm.email.validation.corporate.lambda.error'];
 const STRONG_PASSWORD = 'Str0ng!Passw0rd';
 
@@ -29,7 +14,7 @@ async function renderSignup() {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (path: string, init?: RequestInit) => {
-      if (path === '/api/v1/config') return new Response(JSON.stringify(CONFIG));
+      if (path === '/api/v1/config') return new Response(JSON.stringify(PUBLIC_CONFIG_FOR_TEST));
       if (path === '/api/auth/sign-up/email') {
         signUps.push(JSON.parse(String(init?.body)));
         const refusal = { code: 'CORPORATE_EMAIL_REQUIRED', message: CORPORATE, field: 'email' };

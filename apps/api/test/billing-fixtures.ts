@@ -66,8 +66,8 @@ export async function newApplicationWithUsage(
 }
 
 /**
- * `count` paid transactions of type other, one a day from 1 January 2025, so each sort has one
- * order; answers their ids, oldest first.
+ * `count` paid top-ups (transactions without an invoice or a payment summary), one a day from 1
+ * January 2025, so each sort has one order; answers their ids, oldest first.
  */
 export async function newDailyTransactions(db: Db, organizationId: string, count: number): Promise<number[]> {
   const rows = await db
@@ -75,7 +75,7 @@ export async function newDailyTransactions(db: Db, organizationId: string, count
     .values(
       Array.from({ length: count }, (_, index) => ({
         organizationId,
-        type: 'other' as const,
+        type: 'topup' as const,
         status: 'paid' as const,
         amountCents: 100 + index,
         createdAt: new Date(Date.UTC(2025, 0, 1 + index)),

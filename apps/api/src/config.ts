@@ -77,7 +77,6 @@ const ConfigSchema = z
     HELP_DOCS_URL: z.url().default('https://docs.example.com'),
     HELP_COMMUNITY_URL: z.url().default('https://community.example.com'),
     HELP_FAQ_URL: z.url().default('https://docs.example.com/faq'),
-    HELP_TUTORIAL_URL: z.url().default('https://docs.example.com/tutorial'),
     HELP_MANAGE_COMMUNITY_URL: z.url().default('https://docs.example.com/social/manage-community'),
     HELP_CREATE_CHANNEL_URL: z.url().default('https://docs.example.com/chat/create-channel'),
     WEB_DIST_DIR: z.string().optional(),
@@ -250,7 +249,6 @@ export interface Config {
     documentation: string;
     communityHub: string;
     faq: string;
-    tutorial: string;
     manageCommunity: string;
     createChannel: string;
   };
@@ -357,7 +355,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       documentation: e.HELP_DOCS_URL,
       communityHub: e.HELP_COMMUNITY_URL,
       faq: e.HELP_FAQ_URL,
-      tutorial: e.HELP_TUTORIAL_URL,
       manageCommunity: e.HELP_MANAGE_COMMUNITY_URL,
       createChannel: e.HELP_CREATE_CHANNEL_URL,
     },

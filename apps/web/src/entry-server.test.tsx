@@ -13,7 +13,6 @@ const config: PublicConfig = {
     documentation: 'https://docs.example.com',
     communityHub: 'https://community.example.com',
     faq: 'https://docs.example.com/faq',
-    tutorial: 'https://docs.example.com/tutorial',
     manageCommunity: 'https://docs.example.com/social/manage-community',
     createChannel: 'https://docs.example.com/chat/create-channel',
   },

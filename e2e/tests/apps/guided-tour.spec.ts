@@ -82,6 +82,7 @@ test.describe('guided tour', () => {
       await page.keyboard.press('Enter');
       // No applications yet: the steps about cards, search and filters are left out.
       await expectStep(page, 'Welcome to your developer portal', 'Step 1 of 5');
+      await expect(tourStep(page).getByRole('button', { name: 'Back' })).toHaveCount(0);
       await expect(tourOffer(page)).toHaveCount(0);
       await screenshot(page, 'welcome');
 

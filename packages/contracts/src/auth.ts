@@ -122,7 +122,6 @@ export const PublicConfigSchema = z.object({
     documentation: z.string(),
     communityHub: z.string(),
     faq: z.string(),
-    tutorial: z.string(),
     /** The wizard's finish-setup guides (§2); its third card, explore docs, opens `documentation`. */
     manageCommunity: z.string(),
     createChannel: z.string(),

@@ -13,6 +13,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
 
   'GET /api/v1/accounts/me': "The signed-in user's account and organisation (created at the first call)",
   'PUT /api/v1/accounts/': 'Set up the organisation, or after setup change its billing details',
+  'PUT /api/v1/accounts/me/tour': 'Record that the caller finished or skipped the guided tour, which is then no longer offered',
   'PUT /api/v1/accounts/security':
     'Require two-factor authentication of members who sign in with a password or Google (MANAGE_SECURITY)',
   'GET /api/v1/accounts/billing-country':

@@ -85,9 +85,14 @@ export function runTour(onEnd: (outcome: TourOutcome) => void): RunningTour {
   let ended = false;
   let moving = false;
 
-  const driveSteps: DriveStep[] = steps.map((step) => ({
+  const driveSteps: DriveStep[] = steps.map((step, index) => ({
     element: step.anchor && tourAnchorSelector(step.anchor),
-    popover: { title: t(step.title), description: t(step.text) },
+    popover: {
+      title: t(step.title),
+      description: t(step.text),
+      // Nothing to go back to from the first step.
+      ...(index === 0 && { showButtons: ['next', 'close'] }),
+    },
   }));
 
   async function show(index: number) {

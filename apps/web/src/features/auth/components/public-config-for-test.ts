@@ -11,7 +11,6 @@ export const PUBLIC_CONFIG_FOR_TEST: PublicConfig = {
     documentation: '',
     communityHub: '',
     faq: '',
-    tutorial: '',
     manageCommunity: '',
     createChannel: '',
   },

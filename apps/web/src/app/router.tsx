@@ -174,9 +174,10 @@ export const routes: RouteObject[] = [
             () => import('./routes/invite-members'),
           ),
           page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
+          // In the frame, which stays while it hands over to the application list.
+          page('open-appcues', 'login', 'page.tutorial', openAppcues),
         ],
       },
-      page('open-appcues', 'login', 'page.tutorial', openAppcues),
 
       page('*', 'any', 'notFound.title', notFound, { message: 'notFound.text' }),
     ],

@@ -174,7 +174,7 @@ export const routes: RouteObject[] = [
             () => import('./routes/invite-members'),
           ),
           page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
-          // In the frame, which stays while it hands over to the application list.
+          // In the frame, so the frame is on screen while it hands over to the application list.
           page('open-appcues', 'login', 'page.tutorial', openAppcues),
         ],
       },

@@ -36,7 +36,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     "A signed link to the transaction's invoice PDF, valid for 10 minutes without a session",
   'GET /api/v1/invoices/{id}.pdf':
     'The invoice PDF behind a signed link; a changed or expired link answers a page saying so',
-  'POST /api/v1/transactions/{id}/pay': 'Pay what an open invoice still owes by card (a token or a saved card)',
+  'POST /api/v1/transactions/{id}/pay': 'Pay what an open service charge (its invoice) or miscellaneous charge still owes by card (a token or a saved card)',
 
   'GET /api/v1/accounts/payment-gateway': "The card provider's client configuration: what the card form needs",
   'GET /api/v1/accounts/payment-profiles': "The organisation's saved cards, the default first",

@@ -16,3 +16,4 @@ export * from './operators.ts';
 export * from './payments.ts';
 export * from './sso.ts';
 export * from './server-render.ts';
+export * from './audit-log.ts';

@@ -16,6 +16,11 @@ describe('role permissions', () => {
     }
   });
 
+  it('shows the audit log to the super-admin and the admin only', () => {
+    const holders = ROLE_IDS.filter((role) => permissionsForRoles([role]).includes('VIEW_AUDIT_LOG'));
+    expect(holders).toEqual(['portal.super-admin', 'portal.admin']);
+  });
+
   it('limits analysts to the dashboard and developers to applications', () => {
     expect(permissionsForRoles(['portal.analyst'])).toEqual(['VIEW_DASHBOARD']);
     expect(permissionsForRoles(['portal.developer'])).toEqual([

@@ -2,7 +2,8 @@
  * One permission vocabulary (§6, architecture role table) used by the server guards and the UI.
  * Beyond the spec's list: MANAGE_SECURITY (the organisation's security settings: whether members
  * must use a second factor) and MANAGE_SSO (its single sign-on: the identity provider, the domains,
- * new members' defaults, enforcement), the super-admin's alone (decision 037).
+ * new members' defaults, enforcement), the super-admin's alone (decision 037); VIEW_AUDIT_LOG (the
+ * organisation's audit log), the super-admin's and the admin's (decision 042).
  */
 export const PERMISSIONS = [
   'VIEW_APPLICATION',
@@ -17,6 +18,7 @@ export const PERMISSIONS = [
   'DELETE_MEMBER',
   'MANAGE_SECURITY',
   'MANAGE_SSO',
+  'VIEW_AUDIT_LOG',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -52,6 +54,7 @@ export const ROLE_PERMISSIONS: Record<RoleId, readonly Permission[]> = {
     'EDIT_MEMBER',
     'INVITE_MEMBER',
     'DELETE_MEMBER',
+    'VIEW_AUDIT_LOG',
   ],
   'portal.moderator': ['VIEW_APPLICATION', 'EDIT_APPLICATION', 'VIEW_DASHBOARD', 'VIEW_MEMBER'],
   'portal.analyst': ['VIEW_DASHBOARD'],

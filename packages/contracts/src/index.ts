@@ -17,3 +17,4 @@ export * from './payments.ts';
 export * from './sso.ts';
 export * from './server-render.ts';
 export * from './audit-log.ts';
+export * from './card-number.ts';

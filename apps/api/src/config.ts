@@ -123,6 +123,8 @@ const ConfigSchema = z
     // How often the billing schedule looks for due work (the day's usage import, a closed month
     // to import and bill, flat-rate invoices overdue); 0 turns it off.
     BILLING_SCHEDULE_SECONDS: z.coerce.number().int().min(0).default(3600),
+    // How long the organisation audit log keeps an entry; a daily job deletes older ones.
+    AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
     // The card gateway: the sandbox (hosted at /card-sandbox unless CARD_SANDBOX_URL names another)
     // or Stripe.
     PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
@@ -286,6 +288,8 @@ export interface Config {
   provisioningSweepSeconds: number;
   /** 0 when the billing schedule is off (the jobs still run when sent). */
   billingScheduleSeconds: number;
+  /** AUDIT_LOG_RETENTION_DAYS: entries older than this are deleted by a daily job. */
+  auditLogRetentionDays: number;
   payments: PaymentsConfig;
 }
 
@@ -392,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisioningRetryLimit: e.PROVISIONING_RETRY_LIMIT,
     provisioningSweepSeconds: e.PROVISIONING_SWEEP_SECONDS,
     billingScheduleSeconds: e.BILLING_SCHEDULE_SECONDS,
+    auditLogRetentionDays: e.AUDIT_LOG_RETENTION_DAYS,
     payments: paymentsConfig(e, publicUrl),
   };
 }

@@ -81,6 +81,7 @@ const HOLDERS = {
   MANAGE_MEMBER: ['portal.super-admin', 'portal.admin'],
   MANAGE_SECURITY: ['portal.super-admin'],
   MANAGE_SSO: ['portal.super-admin'],
+  VIEW_AUDIT_LOG: ['portal.super-admin', 'portal.admin'],
   NOBODY: [],
 } as const;
 
@@ -419,6 +420,11 @@ const ROWS: Record<string, Row> = {
   'PUT /api/v1/accounts/security': {
     expected: permission(HOLDERS.MANAGE_SECURITY, OK, OK),
     prepare: call('PUT', '/api/v1/accounts/security', { requireTwoFactor: false }),
+  },
+  // The organisation's audit log (VIEW_AUDIT_LOG), each organisation its own (the path names none).
+  'GET /api/v1/audit-log/': {
+    expected: permission(HOLDERS.VIEW_AUDIT_LOG, OK, OK),
+    prepare: call('GET', '/api/v1/audit-log?limit=50'),
   },
   // Organisation single sign-on (MANAGE_SSO), each organisation its own (the path names none). The
   // connection is the local SAML identity provider's metadata, tested before it is stored.

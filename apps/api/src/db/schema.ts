@@ -1,5 +1,9 @@
 import {
   ACCOUNT_STATUSES,
+  AUDIT_ACTIONS,
+  AUDIT_ACTION_GROUPS,
+  AUDIT_ACTOR_KINDS,
+  AUDIT_TARGET_TYPES,
   APPLICATION_STATES,
   CARD_TYPES,
   CONTRACT_TYPES,
@@ -14,6 +18,7 @@ import {
   TRANSACTION_ID_PADDING,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
+  type AuditChanges,
 } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import {
@@ -666,3 +671,61 @@ export const generatedSecret = pgTable('generated_secret', {
   value: text('value').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The organisation audit log (decision 042): one row per change a member, an operator or the portal
+ * made, written in the transaction of the change by modules/audit-log alone, never updated, and
+ * deleted only by the retention job. Times are kept to the millisecond so that a page's cursor
+ * (time and id, as JavaScript reads them) names a row exactly. Every list reads newest first
+ * within one organisation, so each index starts with the organisation, ends with (time, id)
+ * descending, and puts one filter's columns between: a filtered page is one index range read in
+ * order, stopping at the page's size, however many entries the organisation has. The BRIN index
+ * serves the retention job's cut by time across organisations at almost no cost to a write (rows
+ * arrive in time order).
+ */
+export const auditLogEntry = pgTable(
+  'audit_log_entry',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: organizationIdColumn(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    actorKind: text('actor_kind', { enum: AUDIT_ACTOR_KINDS }).notNull(),
+    /** Not a reference: the entry outlives the member. */
+    actorMemberId: text('actor_member_id'),
+    actorEmail: text('actor_email'),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    actionGroup: text('action_group', { enum: AUDIT_ACTION_GROUPS }).notNull(),
+    targetType: text('target_type', { enum: AUDIT_TARGET_TYPES }).notNull(),
+    targetId: text('target_id').notNull(),
+    /** The target's name when the change was made, so the entry still reads after a rename or removal. */
+    targetName: text('target_name').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    requestId: text('request_id'),
+    changes: jsonb('changes').$type<AuditChanges>().notNull(),
+  },
+  (t) => [
+    index('audit_log_entry_organization_created_idx').on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index('audit_log_entry_organization_group_idx').on(
+      t.organizationId,
+      t.actionGroup,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('audit_log_entry_organization_action_idx').on(t.organizationId, t.action, t.createdAt.desc(), t.id.desc()),
+    index('audit_log_entry_organization_actor_idx').on(
+      t.organizationId,
+      t.actorMemberId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('audit_log_entry_organization_target_idx').on(
+      t.organizationId,
+      t.targetType,
+      t.targetId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('audit_log_entry_created_brin_idx').using('brin', t.createdAt),
+  ],
+);

@@ -55,6 +55,10 @@ const TAGS: Record<string, { name: string; description: string }> = {
   applications: { name: 'Applications', description: 'Applications and their provisioning in a region.' },
   members: { name: 'Members', description: "The organisation's members." },
   roles: { name: 'Roles', description: 'The role vocabulary.' },
+  'audit-log': {
+    name: 'Audit log',
+    description: 'Who changed what in the organisation, and when: entries newest first, filtered (VIEW_AUDIT_LOG).',
+  },
   invitations: {
     name: 'Invitations',
     description: 'Inviting people, and the invitee joining through the mailed link.',

@@ -16,6 +16,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/accounts/me/tour': 'Record that the caller finished or skipped the guided tour, which is then no longer offered',
   'PUT /api/v1/accounts/security':
     'Require two-factor authentication of members who sign in with a password or Google (MANAGE_SECURITY)',
+  'GET /api/v1/audit-log/':
+    "A page of the organisation's audit log, newest first, filtered by actor, action, target and time (VIEW_AUDIT_LOG)",
   'GET /api/v1/accounts/billing-country':
     'The billing country and whether a card payment has fixed it (then only an operator changes it)',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',

@@ -21,6 +21,16 @@ export async function updateOrganization(
   return row;
 }
 
+/** The organisation's security settings, locked until the transaction ends, so a change reads what it replaces. */
+export async function lockOrganizationSecurity(executor: Executor, organizationId: string) {
+  const [row] = await executor
+    .select({ requireTwoFactor: schema.organization.requireTwoFactor })
+    .from(schema.organization)
+    .where(eq(schema.organization.id, organizationId))
+    .for('update');
+  return row;
+}
+
 export async function listTaxRates(executor: Executor) {
   return executor
     .select({ countryCode: schema.taxRate.countryCode, ratePercent: schema.taxRate.ratePercent })

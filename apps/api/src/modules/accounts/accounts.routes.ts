@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { accountsService } from './accounts.service.ts';
 
 const AccountUpdateBodySchema = z
@@ -42,7 +43,7 @@ export async function accountsRoutes(app: FastifyInstance) {
   r.put(
     '/security',
     { schema: { body: UpdateOrganizationSecurityRequestSchema, response: { 200: AccountSchema } } },
-    async (request) => service.updateOrganizationSecurity(requireSessionUser(request), request.body),
+    async (request) => service.updateOrganizationSecurity(requireSessionUser(request), requestOrigin(request), request.body),
   );
 
   r.put(

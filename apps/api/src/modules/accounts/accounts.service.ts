@@ -21,6 +21,8 @@ import { mustEnrolWhenRequired } from '../../auth/two-factor.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
+import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
+import { record } from '../audit-log/audit-log.record.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership, requireMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
@@ -28,6 +30,7 @@ import {
   hasCardPayment,
   listFreeCreditTiers,
   listTaxRates,
+  lockOrganizationSecurity,
   updateOrganization,
 } from './accounts.repository.ts';
 
@@ -204,15 +207,32 @@ export function accountsService({ db }: AccountsDeps) {
      * with a password or Google must use a second factor. Requiring it takes effect on every session
      * at its next request. A caller who would be asked to enrol at once must turn it on first.
      */
-    async updateOrganizationSecurity(user: SessionUser, input: UpdateOrganizationSecurityRequest): Promise<Account> {
-      const { member, organization } = await requireMembership(db, user);
+    async updateOrganizationSecurity(
+      user: SessionUser,
+      origin: RequestOrigin,
+      input: UpdateOrganizationSecurityRequest,
+    ): Promise<Account> {
+      const caller = await requireMembership(db, user);
+      const { member, organization } = caller;
       assertPermission(member.roleId, 'MANAGE_SECURITY');
       if (input.requireTwoFactor && mustEnrolWhenRequired(user))
         throw new AppError('OWN_TWO_FACTOR_REQUIRED');
-      const updated = await updateOrganization(db, organization.id, {
-        requireTwoFactor: input.requireTwoFactor,
+      const updated = await db.transaction(async (tx) => {
+        // The row as it was, locked, so the entry's before is the value this change replaced.
+        const current = await lockOrganizationSecurity(tx, organization.id);
+        if (!current) throw new AppError('NOT_FOUND');
+        const changed = await updateOrganization(tx, organization.id, { requireTwoFactor: input.requireTwoFactor });
+        if (!changed) throw new AppError('NOT_FOUND');
+        if (current.requireTwoFactor !== changed.requireTwoFactor)
+          await record(tx, {
+            organizationId: organization.id,
+            action: 'two_factor.requirement_changed',
+            target: { type: 'organization', id: organization.id, name: changed.name },
+            changes: { requireTwoFactor: { before: current.requireTwoFactor, after: changed.requireTwoFactor } },
+            context: memberAuditContext(origin, user, caller),
+          });
+        return changed;
       });
-      if (!updated) throw new AppError('NOT_FOUND');
       return toAccount(user, { member, organization: updated });
     },
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { enqueueProvisioning } from './applications.jobs.ts';
 import { applicationsService } from './applications.service.ts';
 
@@ -48,7 +49,7 @@ export async function applicationsRoutes(app: FastifyInstance) {
     '/',
     { schema: { body: CreateApplicationRequestSchema, response: { 201: CreateApplicationResponseSchema } } },
     async (request, reply) => {
-      const created = await service.create(requireSessionUser(request), request.body);
+      const created = await service.create(requireSessionUser(request), requestOrigin(request), request.body);
       return reply.status(201).send([created]);
     },
   );
@@ -69,7 +70,12 @@ export async function applicationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.update(requireSessionUser(request), request.params.applicationId, request.body.name),
+      service.update(
+        requireSessionUser(request),
+        requestOrigin(request),
+        request.params.applicationId,
+        request.body.name,
+      ),
   );
 
   r.post(
@@ -82,12 +88,17 @@ export async function applicationsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.deactivate(requireSessionUser(request), request.params.applicationId, request.body.confirmName),
+      service.deactivate(
+        requireSessionUser(request),
+        requestOrigin(request),
+        request.params.applicationId,
+        request.body.confirmName,
+      ),
   );
 
   r.post(
     '/:applicationId/reactivate',
     { schema: { params: ApplicationIdParamsSchema, response: { 200: ApplicationSchema } } },
-    async (request) => service.reactivate(requireSessionUser(request), request.params.applicationId),
+    async (request) => service.reactivate(requireSessionUser(request), requestOrigin(request), request.params.applicationId),
   );
 }

@@ -8,10 +8,12 @@ import {
   type PlanKey,
 } from '@portal/contracts';
 import type { Membership, SessionUser } from '../../auth/session.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { RegionUnavailableError, type RegionClient } from '../../regions/region-client.ts';
+import { memberAuditContext, type AuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
+import { record } from '../audit-log/audit-log.record.ts';
 import { addToMemberScope } from '../members/members.repository.ts';
 import { requireMembership } from '../members/members.service.ts';
 import {
@@ -39,6 +41,10 @@ export interface ApplicationsDeps {
 interface Caller {
   membership: Membership;
   scope: string[] | undefined;
+}
+
+function applicationTarget(row: Pick<ApplicationRow, 'id' | 'name'>) {
+  return { type: 'application' as const, id: row.id, name: row.name };
 }
 
 async function callerWith(db: Db, user: SessionUser, permission: Permission): Promise<Caller> {
@@ -101,6 +107,27 @@ function assertAccountActive(membership: Membership) {
   if (membership.organization.accountStatus !== 'active') throw new AppError('ACCOUNT_INACTIVE');
 }
 
+/** An application's move between active and deactivated, in the transaction that made it. */
+function recordStateChange(
+  tx: Tx,
+  organizationId: string,
+  action: 'application.deactivated' | 'application.reactivated',
+  before: ApplicationRow,
+  state: ApplicationRow['state'],
+  { context, reason }: { context: AuditContext; reason?: string },
+) {
+  return record(tx, {
+    organizationId,
+    action,
+    target: applicationTarget(before),
+    changes: {
+      state: { before: before.state, after: state },
+      ...(reason === undefined ? {} : { reason: { after: reason } }),
+    },
+    context,
+  });
+}
+
 export function applicationsService(deps: ApplicationsDeps) {
   const { db, regions, productName } = deps;
   const present = (row: ApplicationRow, caller: Caller) =>
@@ -123,9 +150,10 @@ export function applicationsService(deps: ApplicationsDeps) {
       return present(row, caller);
     },
 
-    async create(user: SessionUser, request: CreateApplicationRequest) {
+    async create(user: SessionUser, origin: RequestOrigin, request: CreateApplicationRequest) {
       const caller = await callerWith(db, user, 'CREATE_APPLICATION');
       const { organization } = caller.membership;
+      const context = memberAuditContext(origin, user, caller.membership);
       assertAccountActive(caller.membership);
       const row = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
@@ -137,13 +165,24 @@ export function applicationsService(deps: ApplicationsDeps) {
         // A member limited to some applications keeps sight of the one they create (decision 010).
         const { member } = caller.membership;
         if (caller.scope) await addToMemberScope(tx, organization.id, member.id, [inserted.id]);
+        await record(tx, {
+          organizationId: organization.id,
+          action: 'application.created',
+          target: applicationTarget(inserted),
+          changes: {
+            name: { after: inserted.name },
+            plan: { after: inserted.plan },
+            region: { after: inserted.region },
+          },
+          context,
+        });
         return inserted;
       });
       await deps.enqueueProvisioning(row.id);
       return present(row, caller);
     },
 
-    async update(user: SessionUser, applicationId: string, name: string) {
+    async update(user: SessionUser, origin: RequestOrigin, applicationId: string, name: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
       const { organization } = caller.membership;
       const row = await visibleApplication(db, caller, applicationId);
@@ -151,12 +190,22 @@ export function applicationsService(deps: ApplicationsDeps) {
       const { networkId } = row;
       // The region is renamed first: if it is down the user sees 503 and both sides keep the old name.
       await inRegion(() => regions.updateNetwork(row.region, networkId, name));
-      const updated = await updateApplicationInState(db, organization.id, row.id, 'active', { name });
-      if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
+      const updated = await db.transaction(async (tx) => {
+        const renamed = await updateApplicationInState(tx, organization.id, row.id, 'active', { name });
+        if (!renamed) throw new AppError('APPLICATION_NOT_ACTIVE');
+        await record(tx, {
+          organizationId: organization.id,
+          action: 'application.renamed',
+          target: applicationTarget(renamed),
+          changes: { name: { before: row.name, after: renamed.name } },
+          context: memberAuditContext(origin, user, caller.membership),
+        });
+        return renamed;
+      });
       return present(updated, caller);
     },
 
-    async deactivate(user: SessionUser, applicationId: string, confirmName: string) {
+    async deactivate(user: SessionUser, origin: RequestOrigin, applicationId: string, confirmName: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
       const { organization } = caller.membership;
       const row = await visibleApplication(db, caller, applicationId);
@@ -164,17 +213,24 @@ export function applicationsService(deps: ApplicationsDeps) {
       if (confirmName !== row.name) throw new AppError('CONFIRM_NAME_MISMATCH', { field: 'confirmName' });
       const { networkId } = row;
       await inRegion(() => regions.deactivateNetwork(row.region, networkId));
-      const updated = await updateApplicationInState(db, organization.id, row.id, 'active', {
-        state: 'deactivated',
-        deactivatedAt: new Date(),
+      const updated = await db.transaction(async (tx) => {
+        const deactivated = await updateApplicationInState(tx, organization.id, row.id, 'active', {
+          state: 'deactivated',
+          deactivatedAt: new Date(),
+        });
+        if (!deactivated) throw new AppError('APPLICATION_NOT_ACTIVE');
+        await recordStateChange(tx, organization.id, 'application.deactivated', row, deactivated.state, {
+          context: memberAuditContext(origin, user, caller.membership),
+        });
+        return deactivated;
       });
-      if (!updated) throw new AppError('APPLICATION_NOT_ACTIVE');
       return present(updated, caller);
     },
 
-    async reactivate(user: SessionUser, applicationId: string) {
+    async reactivate(user: SessionUser, origin: RequestOrigin, applicationId: string) {
       const caller = await callerWith(db, user, 'EDIT_APPLICATION');
       const { organization } = caller.membership;
+      const context = memberAuditContext(origin, user, caller.membership);
       assertAccountActive(caller.membership);
       const row = await visibleApplication(db, caller, applicationId);
       if (row.state !== 'deactivated' || !row.networkId) throw new AppError('APPLICATION_NOT_DEACTIVATED');
@@ -185,18 +241,28 @@ export function applicationsService(deps: ApplicationsDeps) {
       const updated = await db.transaction(async (tx) => {
         const counted = await lockOrganizationAndCount(tx, organization.id, COUNTED_APPLICATION_STATES);
         if (counted >= organization.applicationLimit) throw new AppError('APPLICATION_LIMIT_REACHED');
-        return updateApplicationInState(tx, organization.id, row.id, 'deactivated', {
+        const reactivated = await updateApplicationInState(tx, organization.id, row.id, 'deactivated', {
           state: 'active',
           deactivatedAt: null,
         });
+        if (reactivated) await recordStateChange(tx, organization.id, 'application.reactivated', row, 'active', { context });
+        return reactivated;
       });
       if (!updated) throw new AppError('APPLICATION_NOT_DEACTIVATED');
       try {
         await inRegion(() => regions.reactivateNetwork(row.region, networkId));
       } catch (error) {
-        await updateApplicationInState(db, organization.id, row.id, 'active', {
-          state: 'deactivated',
-          deactivatedAt: row.deactivatedAt,
+        // The log keeps the reactivation it recorded and says why it was undone: entries are never removed.
+        await db.transaction(async (tx) => {
+          const putBack = await updateApplicationInState(tx, organization.id, row.id, 'active', {
+            state: 'deactivated',
+            deactivatedAt: row.deactivatedAt,
+          });
+          if (putBack)
+            await recordStateChange(tx, organization.id, 'application.deactivated', updated, 'deactivated', {
+              context,
+              reason: 'region_unavailable',
+            });
         });
         throw error;
       }

@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { portalName } from '../../auth/auth.ts';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { invitationsService } from './invitations.service.ts';
 
 /** One wiring for both route sets: the app's database, mailer and identity service. */
@@ -51,14 +52,14 @@ export async function invitationsRoutes(app: FastifyInstance) {
         rateLimits.mail(request, reply, 'invitation', request.body.emails),
     },
     async (request, reply) =>
-      reply.status(201).send(await service.create(requireSessionUser(request), request.body)),
+      reply.status(201).send(await service.create(requireSessionUser(request), requestOrigin(request), request.body)),
   );
 
   r.delete(
     '/:invitationId',
     { schema: { params: InvitationIdParamsSchema, response: { 204: NoContentSchema } } },
     async (request, reply) => {
-      await service.cancel(requireSessionUser(request), request.params.invitationId);
+      await service.cancel(requireSessionUser(request), requestOrigin(request), request.params.invitationId);
       return reply.status(204).send();
     },
   );
@@ -70,7 +71,7 @@ export async function invitationsRoutes(app: FastifyInstance) {
       preHandler: async (request, reply) =>
         rateLimits.mail(request, reply, 'invitation', [request.params.invitationId]),
     },
-    async (request) => service.resend(requireSessionUser(request), request.params.invitationId),
+    async (request) => service.resend(requireSessionUser(request), requestOrigin(request), request.params.invitationId),
   );
 }
 

@@ -21,6 +21,8 @@ import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invitationMail } from '../../mail/templates.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
+import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
+import { record } from '../audit-log/audit-log.record.ts';
 import {
   findOrganizationApplications,
   insertMemberUser,
@@ -114,6 +116,10 @@ function emailTakenError(
       );
 }
 
+function invitationTarget(row: Pick<InvitationRow, 'id' | 'email'>) {
+  return { type: 'invitation' as const, id: row.id, name: row.email };
+}
+
 function isOpen(row: InvitationRow): boolean {
   return (OPEN_INVITATION_STATUSES as readonly string[]).includes(row.status);
 }
@@ -195,7 +201,7 @@ export function invitationsService(deps: InvitationsDeps) {
       return { results: await present(rows, caller.organization.id), total };
     },
 
-    async create(user: SessionUser, body: CreateInvitationsRequest, now = new Date()) {
+    async create(user: SessionUser, origin: RequestOrigin, body: CreateInvitationsRequest, now = new Date()) {
       const caller = await requireMembership(db, user);
       assertMayInvite(caller);
       // The schema requires exactly one role; an empty one is refused as not assignable.
@@ -248,7 +254,7 @@ export function invitationsService(deps: InvitationsDeps) {
           );
         }
         const expiresAt = new Date(now.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS);
-        return insertInvitations(
+        const inserted = await insertInvitations(
           tx,
           organizationId,
           emails.map((email) => {
@@ -266,33 +272,63 @@ export function invitationsService(deps: InvitationsDeps) {
             };
           }),
         );
+        const context = memberAuditContext(origin, user, caller);
+        for (const row of inserted) {
+          await record(tx, {
+            organizationId,
+            action: 'member.invited',
+            target: invitationTarget(row),
+            changes: { role: { after: row.roleId }, applicationScope: { after: row.applicationIds } },
+            context,
+          });
+        }
+        return inserted;
       });
       await Promise.all(created.map((row) => sendInvitation(caller, row, codes.get(row.id) ?? '')));
       return { results: await present(created, organizationId) };
     },
 
-    async cancel(user: SessionUser, invitationId: string) {
+    async cancel(user: SessionUser, origin: RequestOrigin, invitationId: string) {
       const caller = await requireMembership(db, user);
       assertPermission(caller.member.roleId, 'INVITE_MEMBER');
-      await manageableInvitation(caller, invitationId);
-      if (!(await updateOpenInvitation(db, caller.organization.id, invitationId, { status: 'cancelled' }))) {
-        throw new AppError('INVITATION_NOT_OPEN');
-      }
+      const open = await manageableInvitation(caller, invitationId);
+      await db.transaction(async (tx) => {
+        const cancelled = await updateOpenInvitation(tx, caller.organization.id, invitationId, { status: 'cancelled' });
+        if (!cancelled) throw new AppError('INVITATION_NOT_OPEN');
+        await record(tx, {
+          organizationId: caller.organization.id,
+          action: 'member.invitation_cancelled',
+          target: invitationTarget(cancelled),
+          changes: { status: { before: open.status, after: cancelled.status } },
+          context: memberAuditContext(origin, user, caller),
+        });
+      });
     },
 
     /** A new code and a new week: the link of the earlier mail stops working. */
-    async resend(user: SessionUser, invitationId: string, now = new Date()) {
+    async resend(user: SessionUser, origin: RequestOrigin, invitationId: string, now = new Date()) {
       const caller = await requireMembership(db, user);
       assertMayInvite(caller);
-      await manageableInvitation(caller, invitationId);
+      const open = await manageableInvitation(caller, invitationId);
       const { code, codeHash } = newCode();
       const expiresAt = new Date(now.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS);
-      const updated = await updateOpenInvitation(db, caller.organization.id, invitationId, {
-        status: 'resent',
-        codeHash,
-        expiresAt,
+      const updated = await db.transaction(async (tx) => {
+        const resent = await updateOpenInvitation(tx, caller.organization.id, invitationId, {
+          status: 'resent',
+          codeHash,
+          expiresAt,
+        });
+        if (!resent) throw new AppError('INVITATION_NOT_OPEN');
+        // The new code goes by mail only; the entry says the link changed, by its expiry.
+        await record(tx, {
+          organizationId: caller.organization.id,
+          action: 'member.invitation_resent',
+          target: invitationTarget(resent),
+          changes: { expiresAt: { before: open.expiresAt.toISOString(), after: resent.expiresAt.toISOString() } },
+          context: memberAuditContext(origin, user, caller),
+        });
+        return resent;
       });
-      if (!updated) throw new AppError('INVITATION_NOT_OPEN');
       await sendInvitation(caller, updated, code);
       const [invitation] = await present([updated], caller.organization.id);
       return invitation;

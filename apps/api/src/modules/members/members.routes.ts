@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { membersService } from './members.service.ts';
 
 /** /api/v1/members: the organisation's members, each call checked against the caller's role. */
@@ -47,14 +48,14 @@ export async function membersRoutes(app: FastifyInstance) {
         response: { 200: MemberSchema },
       },
     },
-    async (request) => service.update(requireSessionUser(request), request.params.memberId, request.body),
+    async (request) => service.update(requireSessionUser(request), requestOrigin(request), request.params.memberId, request.body),
   );
 
   r.delete(
     '/:memberId',
     { schema: { params: MemberIdParamsSchema, response: { 204: NoContentSchema } } },
     async (request, reply) => {
-      await service.remove(requireSessionUser(request), request.params.memberId);
+      await service.remove(requireSessionUser(request), requestOrigin(request), request.params.memberId);
       return reply.status(204).send();
     },
   );

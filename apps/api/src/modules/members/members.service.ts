@@ -17,6 +17,8 @@ import type { Membership, SessionUser } from '../../auth/session.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
+import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
+import { changedFields, record } from '../audit-log/audit-log.record.ts';
 import {
   deleteMemberUser,
   deleteOtherSessions,
@@ -157,6 +159,21 @@ export async function memberById(db: Db, organizationId: string, memberId: strin
   return presentMember(db, row);
 }
 
+function memberTarget(row: Pick<MemberRow, 'id' | 'email'>) {
+  return { type: 'member' as const, id: row.id, name: row.email };
+}
+
+/**
+ * The audit action of a member's edit: the role when it changed, else the application scope, else
+ * the display name; undefined when nothing changed. The entry lists every field that did.
+ */
+function memberEditAction(changes: Record<string, unknown>) {
+  if ('role' in changes) return 'member.role_changed' as const;
+  if ('applicationScope' in changes) return 'member.scope_changed' as const;
+  if ('displayName' in changes) return 'member.display_name_changed' as const;
+  return undefined;
+}
+
 async function memberOfOrganization(db: Db, caller: Membership, memberId: string): Promise<MemberRow> {
   const row = await findMember(db, caller.organization.id, memberId);
   if (!row) throw new AppError('NOT_FOUND');
@@ -194,10 +211,18 @@ export function membersService({ db }: MembersDeps) {
     },
 
     /** Editing oneself changes the display name only; others need EDIT_MEMBER and the row rules. */
-    async update(user: SessionUser, memberId: string, body: UpdateMemberRequest) {
+    async update(user: SessionUser, origin: RequestOrigin, memberId: string, body: UpdateMemberRequest) {
       const caller = await requireMembership(db, user);
+      const context = memberAuditContext(origin, user, caller);
       if (memberId === caller.member.id) {
-        await updateMember(db, caller.organization.id, memberId, { displayName: body.displayName });
+        const self = await memberOfOrganization(db, caller, memberId);
+        await db.transaction(async (tx) => {
+          await updateMember(tx, caller.organization.id, memberId, { displayName: body.displayName });
+          const changes = changedFields({ displayName: self.displayName }, { displayName: body.displayName });
+          const action = memberEditAction(changes);
+          if (action)
+            await record(tx, { organizationId: caller.organization.id, action, target: memberTarget(self), changes, context });
+        });
         return presentMember(db, await memberOfOrganization(db, caller, memberId));
       }
       assertPermission(caller.member.roleId, 'EDIT_MEMBER');
@@ -205,12 +230,10 @@ export function membersService({ db }: MembersDeps) {
       assertMayManage(caller, target);
       const roleId = body.roleIds?.[0] ?? target.roleId;
       assertAssignable(caller, roleId);
-      const requestedScope =
-        body.applicationScopes === undefined
-          ? target.allApplications
-            ? null
-            : ((await scopesOfMembers(db, [target.id])).get(target.id) ?? []).map((scope) => scope.id)
-          : body.applicationScopes;
+      const currentScope = target.allApplications
+        ? null
+        : ((await scopesOfMembers(db, [target.id])).get(target.id) ?? []).map((scope) => scope.id);
+      const requestedScope = body.applicationScopes === undefined ? currentScope : body.applicationScopes;
       const applicationIds = await resolveApplicationScope(
         db,
         caller.organization.id,
@@ -225,17 +248,34 @@ export function membersService({ db }: MembersDeps) {
           allApplications: applicationIds === null,
         });
         await setMemberScope(tx, caller.organization.id, memberId, applicationIds);
+        // A scope of null is every application; ids are compared sorted, as their order means nothing.
+        const changes = changedFields(
+          { displayName: target.displayName, role: target.roleId, applicationScope: currentScope && [...currentScope].sort() },
+          { displayName: body.displayName, role: roleId, applicationScope: applicationIds && [...applicationIds].sort() },
+        );
+        const action = memberEditAction(changes);
+        if (action)
+          await record(tx, { organizationId: caller.organization.id, action, target: memberTarget(target), changes, context });
       });
       return presentMember(db, await memberOfOrganization(db, caller, memberId));
     },
 
-    async remove(user: SessionUser, memberId: string) {
+    async remove(user: SessionUser, origin: RequestOrigin, memberId: string) {
       const caller = await requireMembership(db, user);
       assertPermission(caller.member.roleId, 'DELETE_MEMBER');
       const target = await memberOfOrganization(db, caller, memberId);
       if (target.id === caller.member.id) throw new AppError('CANNOT_REMOVE_SELF');
       assertMayManage(caller, target);
-      await deleteMemberUser(db, caller.organization.id, target.userId);
+      await db.transaction(async (tx) => {
+        await deleteMemberUser(tx, caller.organization.id, target.userId);
+        await record(tx, {
+          organizationId: caller.organization.id,
+          action: 'member.removed',
+          target: memberTarget(target),
+          changes: { role: { before: target.roleId } },
+          context: memberAuditContext(origin, user, caller),
+        });
+      });
     },
 
     /** Only one's own password; the other sessions end, the one that changed it stays signed in. */

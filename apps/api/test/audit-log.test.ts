@@ -95,6 +95,9 @@ describe('the audit log', () => {
       ['action=member.exploded', 'action'],
       ['from=yesterday', 'from'],
       ['from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', 'to'],
+      // Valid ISO times the database cannot hold (year 0, year 10000 in UTC).
+      ['from=0000-01-01T00:00:00Z', 'from'],
+      ['to=9999-12-31T23:59:59-14:00', 'to'],
       ['limit=0', 'limit'],
       ['limit=201', 'limit'],
     ] as const) {

@@ -124,6 +124,16 @@ export const AUDIT_LOG_PAGE_MAX = 200;
  */
 export const AUDIT_LOG_CURSOR_PATTERN = /^[0-9]{13}-[0-9]{1,19}$/;
 
+/** The log's times: from 1970 to the end of 9999, UTC (the database refuses years outside 1–9999). */
+const AUDIT_TIME_MIN_MS = 0;
+const AUDIT_TIME_END_MS = Date.UTC(10_000, 0, 1);
+const auditTimeField = z.iso
+  .datetime({ offset: true })
+  .refine((value) => {
+    const time = Date.parse(value);
+    return time >= AUDIT_TIME_MIN_MS && time < AUDIT_TIME_END_MS;
+  }, 'must be a time from 1970 to 9999');
+
 export const ListAuditLogQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(AUDIT_LOG_PAGE_MAX).default(50),
@@ -135,9 +145,9 @@ export const ListAuditLogQuerySchema = z
     targetType: z.enum(AUDIT_TARGET_TYPES).optional(),
     targetId: z.string().min(1).max(100).optional(),
     /** Entries at or after this time. */
-    from: z.iso.datetime({ offset: true }).optional(),
+    from: auditTimeField.optional(),
     /** Entries before this time. */
-    to: z.iso.datetime({ offset: true }).optional(),
+    to: auditTimeField.optional(),
   })
   .superRefine((query, ctx) => {
     if (query.targetId !== undefined && query.targetType === undefined)

@@ -71,3 +71,39 @@ it('sendOnce sends a job id once, however often it is asked, also after the job 
   expect(worked).toEqual([{ n: 1 }]);
   await testApp.close();
 }, 60_000);
+
+it("drops a job's end that the database refuses (the queue's tables out of reach) instead of ending the process, and logs it", async () => {
+  const testApp = await buildTestApp({});
+  const { app, database } = testApp;
+  await app.ready();
+  const queue = 'end-refused-test';
+  await app.jobQueue.boss.createQueue(queue);
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  let letEnd!: () => void;
+  const mayEnd = new Promise<void>((resolve) => (letEnd = resolve));
+  await app.jobQueue.work(queue, {}, async () => {
+    markStarted();
+    await mayEnd;
+  });
+  let markLogged!: (entry: unknown) => void;
+  const endNotRecorded = new Promise<unknown>((resolve) => (markLogged = resolve));
+  const logError = app.log.error.bind(app.log);
+  app.log.error = ((...args: Parameters<typeof logError>) => {
+    if (typeof args[1] === 'string' && args[1].startsWith("a job's end was not recorded"))
+      markLogged(args[0]);
+    return logError(...args);
+  }) as typeof app.log.error;
+
+  await app.jobQueue.send(queue, {}, {});
+  await started;
+  await database.db.execute(sql`alter schema pgboss rename to pgboss_away`);
+  try {
+    letEnd();
+    // Without the drop, this write's rejection is unhandled, which fails the run (and ends a server).
+    expect(await endNotRecorded).toMatchObject({ err: expect.anything() });
+  } finally {
+    await database.db.execute(sql`alter schema pgboss_away rename to pgboss`);
+  }
+  await testApp.close();
+}, 60_000);

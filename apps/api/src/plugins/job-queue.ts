@@ -103,16 +103,17 @@ export const jobQueuePlugin = fp(
       // pg-boss records a job's end without awaiting it: a handler ending after the queue closed
       // would make that write an unhandled rejection on a closed database. Once closed, its writes
       // are dropped; a job left unrecorded so is retried after its expiry, as after a crash. For the
-      // same reason a job's end that the database cannot take (it is restarting) is dropped too,
-      // instead of ending the process.
+      // same reason a job's end that the database does not take (it is restarting, or the queue's
+      // tables are out of reach) is dropped too, instead of ending the process.
       db: {
         executeSql: (text: string, values: unknown[] = []) => {
           if (closed) return Promise.resolve(DROPPED_WRITE);
           const written = executor.executeSql(text, values);
           if (!RECORDS_JOB_END.some((statement) => statement.test(text))) return written;
           return written.catch((error: unknown) => {
-            if (!isDatabaseUnavailable(error)) throw error;
-            app.log.warn({ err: error }, "a job's end was not recorded: the job runs again after its expiry");
+            // An away database is expected during a restart; anything else is worth an operator's look.
+            const level = isDatabaseUnavailable(error) ? 'warn' : 'error';
+            app.log[level]({ err: error }, "a job's end was not recorded: the job runs again after its expiry");
             return DROPPED_WRITE;
           });
         },

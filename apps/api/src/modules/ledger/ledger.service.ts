@@ -312,7 +312,6 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
     },
 
     /**
-     * Once nothing is due, sets the account inactive for billing active    /**
      * Once nothing is due, sets the account inactive for billing active and reactivates its
      * applications at once through a job; false while a charge is still open, or the account is not
      * inactive for billing (an operator's suspension stays).

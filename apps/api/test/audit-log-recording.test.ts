@@ -2,6 +2,7 @@ import type { Application, AuditLogEntry, ListAuditLogResponse } from '@portal/c
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
+import { until } from '../scale/until.ts';
 import {
   enrolAuthenticator,
   expectApiError,
@@ -67,14 +68,15 @@ function expectMadeByOwner(entry: AuditLogEntry, requestId: unknown) {
   expect(entry.requestId).toBe(requestId);
 }
 
+/** Provisioning is a job against the region stand-in; the application turns active within seconds. */
 async function waitForActive(id: string) {
-  for (;;) {
+  let app: Application | undefined;
+  await until('the application active', 60_000, async () => {
     const response = await t.app.inject(jsonRequest('GET', `/api/v1/applications/${id}`, undefined, owner));
-    const app = response.json() as Application;
-    if (app.state === 'active') return app;
-    // Provisioning is a job against the region stand-in; the application turns active within seconds.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    app = response.json() as Application;
+    return app.state === 'active';
+  });
+  return app!;
 }
 
 beforeAll(async () => {

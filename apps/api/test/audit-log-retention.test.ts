@@ -1,4 +1,3 @@
-import { setTimeout } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -9,6 +8,7 @@ import {
   scheduleAuditLogRetention,
 } from '../src/modules/audit-log/audit-log.jobs.ts';
 import { jobIdOf } from '../src/plugins/job-queue.ts';
+import { until } from '../scale/until.ts';
 import { jsonRequest, setUpOrganization, useTestApp } from './helper.ts';
 
 /*
@@ -52,12 +52,11 @@ async function remainingNames(organizationId: string) {
 /** Waits for the retention run of the given day (its job) to complete. */
 async function untilRunCompleted(day: Date) {
   const jobId = jobIdOf(AUDIT_LOG_RETENTION_QUEUE, day.toISOString().slice(0, 10));
-  for (;;) {
+  await until('the retention run completed', 60_000, async () => {
     const job = await t.app.jobQueue.boss.getJobById(AUDIT_LOG_RETENTION_QUEUE, jobId, { includeArchive: true });
     expect(job?.state).not.toBe('failed');
-    if (job?.state === 'completed') return;
-    await setTimeout(50);
-  }
+    return job?.state === 'completed';
+  });
 }
 
 beforeAll(async () => {

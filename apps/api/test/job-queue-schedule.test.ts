@@ -107,3 +107,15 @@ it("drops a job's end that the database refuses (the queue's tables out of reach
   }
   await testApp.close();
 }, 60_000);
+
+it('defineQueue creates a queue, and brings an existing one to the settings of a newer version', async () => {
+  const testApp = await buildTestApp({});
+  const { app } = testApp;
+  await app.ready();
+  const name = 'define-queue-test';
+  await app.jobQueue.defineQueue({ name, retryLimit: 1, expireInSeconds: 60 });
+  expect(await app.jobQueue.boss.getQueue(name)).toMatchObject({ retryLimit: 1, expireInSeconds: 60 });
+  await app.jobQueue.defineQueue({ name, retryLimit: 3, expireInSeconds: 120 });
+  expect(await app.jobQueue.boss.getQueue(name)).toMatchObject({ retryLimit: 3, expireInSeconds: 120 });
+  await testApp.close();
+}, 60_000);

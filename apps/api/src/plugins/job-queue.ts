@@ -35,6 +35,11 @@ export interface JobQueue {
   /** pg-boss itself, for what workers do with their queues besides working and sending. */
   readonly boss: PgBoss;
   addWorkers(workers: JobWorkers): void;
+  /**
+   * Creates a queue with these settings, or brings an existing one to them: pg-boss's createQueue
+   * keeps an existing queue's settings, so a version that changes them would not take effect.
+   */
+  defineQueue(queue: PgBoss.Queue): Promise<void>;
   /** One worker on a queue (pg-boss 10 gives it one job at a time); several calls run several. */
   work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<void>;
   /** Sends a job and wakes this server's workers of its queue at once, instead of at their next poll. */
@@ -141,6 +146,10 @@ export const jobQueuePlugin = fp(
       boss,
       addWorkers(workers) {
         modules.push(workers);
+      },
+      async defineQueue(queue) {
+        await boss.createQueue(queue.name, queue);
+        await boss.updateQueue(queue.name, queue);
       },
       async work<T>(queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>) {
         const workerId = await boss.work<T>(queue, options, (jobs) => {

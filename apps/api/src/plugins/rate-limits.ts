@@ -120,8 +120,7 @@ class RateLimitCountersCleanup implements JobWorkers {
   async start() {
     const { deps } = this;
     const queue = { name: RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, retryLimit: 0, expireInSeconds: 60 };
-    await deps.jobQueue.boss.createQueue(queue.name, queue);
-    await deps.jobQueue.boss.updateQueue(queue.name, queue);
+    await deps.jobQueue.defineQueue(queue);
     await deps.jobQueue.work(RATE_LIMIT_COUNTERS_CLEANUP_QUEUE, {}, async () => ({
       removed: await deleteEndedRateLimitCounters(deps.db),
     }));

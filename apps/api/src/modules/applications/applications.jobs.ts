@@ -125,7 +125,6 @@ class ProvisioningWorkers implements JobWorkers {
   /** Starts the workers, re-enqueues apps left initializing without a live job, and sweeps for them from then on. */
   async start() {
     const { deps } = this;
-    const { boss } = deps.jobQueue;
     const queue = {
       name: PROVISION_APPLICATION_QUEUE,
       retryLimit: deps.retryLimit,
@@ -133,9 +132,7 @@ class ProvisioningWorkers implements JobWorkers {
       retryBackoff: deps.retryDelaySeconds > 0,
       expireInSeconds: attemptBoundSeconds(deps.pollMs),
     };
-    // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
-    await boss.createQueue(PROVISION_APPLICATION_QUEUE, queue);
-    await boss.updateQueue(PROVISION_APPLICATION_QUEUE, queue);
+    await deps.jobQueue.defineQueue(queue);
     await this.retryOrphanedJobs();
     const options = { pollingIntervalSeconds: pollingIntervalSeconds(deps.retryDelaySeconds) };
     for (let worker = 0; worker < PROVISIONING_WORKERS; worker += 1) {

@@ -47,8 +47,7 @@ class AuditLogWorkers implements JobWorkers {
   async start() {
     const { deps } = this;
     const queue = { name: AUDIT_LOG_RETENTION_QUEUE, retryLimit: 3, retryDelay: 60, expireInSeconds: 30 * 60 };
-    await deps.jobQueue.boss.createQueue(queue.name, queue);
-    await deps.jobQueue.boss.updateQueue(queue.name, queue);
+    await deps.jobQueue.defineQueue(queue);
     await deps.jobQueue.work(AUDIT_LOG_RETENTION_QUEUE, {}, async () => {
       const { cutoff, deleted } = await applyAuditLogRetention(deps);
       deps.log.info({ cutoff, deleted }, 'audit log entries past retention deleted');

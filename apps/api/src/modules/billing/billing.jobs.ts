@@ -286,7 +286,6 @@ class BillingWorkers implements JobWorkers {
 
   async start() {
     const { deps } = this;
-    const { boss } = deps.jobQueue;
     for (const [name, expireInSeconds] of [
       [IMPORT_USAGE_QUEUE, IMPORT_EXPIRY_SECONDS],
       [BILL_MONTH_QUEUE, BILLING_EXPIRY_SECONDS],
@@ -301,9 +300,7 @@ class BillingWorkers implements JobWorkers {
         retryBackoff: true,
         expireInSeconds,
       };
-      // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
-      await boss.createQueue(name, queue);
-      await boss.updateQueue(name, queue);
+      await deps.jobQueue.defineQueue(queue);
     }
     await deps.jobQueue.work<ImportUsageJob>(IMPORT_USAGE_QUEUE, {}, async ([job]) => {
       if (!job) return;

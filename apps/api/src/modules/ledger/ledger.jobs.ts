@@ -108,9 +108,7 @@ class LedgerWorkers implements JobWorkers {
       retryBackoff: true,
       expireInSeconds: REACTIVATION_EXPIRY_SECONDS,
     };
-    // createQueue keeps an existing queue's settings; updateQueue brings them to this version's.
-    await jobQueue.boss.createQueue(queue.name, queue);
-    await jobQueue.boss.updateQueue(queue.name, queue);
+    await jobQueue.defineQueue(queue);
     await jobQueue.work<ReactivateApplicationsJob>(REACTIVATE_APPLICATIONS_QUEUE, {}, async ([job]) => {
       if (job) await reactivateApplicationsOfAccount(this.deps, job.data);
     });

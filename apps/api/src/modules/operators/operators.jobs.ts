@@ -61,8 +61,7 @@ class OperatorWorkers implements JobWorkers {
       retryBackoff: true,
       expireInSeconds: MAIL_EXPIRY_SECONDS,
     };
-    await deps.jobQueue.boss.createQueue(queue.name, queue);
-    await deps.jobQueue.boss.updateQueue(queue.name, queue);
+    await deps.jobQueue.defineQueue(queue);
     await deps.jobQueue.work<TwoFactorResetMailJob>(TWO_FACTOR_RESET_MAIL_QUEUE, {}, async ([job]) => {
       if (job) await mailTwoFactorReset(deps, job.data);
     });

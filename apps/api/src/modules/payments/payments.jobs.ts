@@ -172,8 +172,7 @@ class PaymentWorkers implements JobWorkers {
         retryBackoff: true,
         expireInSeconds: MAIL_EXPIRY_SECONDS,
       };
-      await deps.jobQueue.boss.createQueue(name, queue);
-      await deps.jobQueue.boss.updateQueue(name, queue);
+      await deps.jobQueue.defineQueue(queue);
     }
     await deps.jobQueue.work<PaymentReceiptJob>(PAYMENT_RECEIPT_QUEUE, {}, async ([job]) => {
       if (job) await mailPaymentReceipt(deps, job.data);

@@ -67,8 +67,7 @@ class SsoWorkers implements JobWorkers {
   async start() {
     const { deps } = this;
     const queue = { name: EMAIL_DOMAIN_CHECK_QUEUE, retryLimit: 0, expireInSeconds: CHECK_EXPIRY_SECONDS };
-    await deps.jobQueue.boss.createQueue(queue.name, queue);
-    await deps.jobQueue.boss.updateQueue(queue.name, queue);
+    await deps.jobQueue.defineQueue(queue);
     await deps.jobQueue.work(EMAIL_DOMAIN_CHECK_QUEUE, {}, async () => {
       deps.log.info(await recheckEmailDomains(deps), 'sso email domains re-checked');
     });

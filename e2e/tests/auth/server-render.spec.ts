@@ -131,8 +131,9 @@ test.describe('server-rendered pages', () => {
     await ownerWithApplications(users, page, baseURL!, ['Zoned app']);
     const [created] = (await new Applications(page.request, baseURL!).list()).data;
     const createdAt = new Date(created!.createdAt);
-    // A zone where the application was made on another date than in UTC, which the server writes.
-    const timeZone = createdAt.getUTCHours() >= 12 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    // A zone where the application was made on another date than in UTC, which the server writes:
+    // UTC+14 is already the next day from 10:00 UTC, UTC−11 still the day before until 11:00 UTC.
+    const timeZone = createdAt.getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
     const dateIn = (zone: string) => {
       const parts = new Intl.DateTimeFormat('en-US', {
         day: '2-digit',

@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'operator.charge_raised',
   'operator.limits_changed',
   'operator.billing_country_changed',
+  'operator.contract_changed',
+  'operator.free_credit_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,6 +24,14 @@ export interface AuditContext {
   origin: RequestOrigin;
 }
 
+/** A change the portal made by its own rule (a job, a settlement, a payment the gateway reported). */
+export const SYSTEM_AUDIT_CONTEXT: AuditContext = { actor: { kind: 'system' }, origin: NO_REQUEST };
+
+/** An operator's change through the operator API, from the request's origin. */
+export function operatorAuditContext(origin: RequestOrigin): AuditContext {
+  return { actor: { kind: 'operator' }, origin };
+}
+
 /**
  * A member's change: the member is the caller's membership as the service resolved it (the session
  * may not carry it yet), the email the signed-in user's.

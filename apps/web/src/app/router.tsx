@@ -155,6 +155,8 @@ export const routes: RouteObject[] = [
             'page.singleSignOn',
             () => import('./routes/single-sign-on'),
           ),
+          // Beyond the spec: the organisation's audit log (decision 042).
+          page('audit-log', 'VIEW_AUDIT_LOG', 'page.auditLog', () => import('./routes/audit-log')),
           page(
             'manage-members',
             'VIEW_MEMBER',

@@ -1,5 +1,6 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import { en } from '../locales/en';
+import type { enAuditLog } from '../locales/en-audit-log';
 import type { enPayments } from '../locales/en-payments';
 import type { enSignedIn } from '../locales/en-signed-in';
 
@@ -8,7 +9,7 @@ import type { enSignedIn } from '../locales/en-signed-in';
  * (`key_one` / `key_other`, chosen by `count`) is all the pages need; this replaces i18next and
  * react-i18next, which cost every page about 18 kB of gzip JavaScript (decision 012).
  */
-type Messages = typeof en & typeof enSignedIn & typeof enPayments;
+type Messages = typeof en & typeof enSignedIn & typeof enPayments & typeof enAuditLog;
 type PluralBase<K> = K extends `${infer Base}_one` | `${infer Base}_other` ? Base : never;
 type PluralKey = keyof Messages & (`${string}_one` | `${string}_other`);
 

@@ -127,6 +127,7 @@ export const enSignedIn = {
   'nav.managePayment': 'Manage payment',
   'nav.subscription': 'Subscription and licenses',
   'nav.singleSignOn': 'Single sign-on',
+  'nav.auditLog': 'Audit log',
   'nav.help': 'Help',
   'nav.help.developerPortal': 'Developer portal',
   'nav.help.documentation': 'Documentation',

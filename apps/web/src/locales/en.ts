@@ -33,6 +33,7 @@ const uiText = {
   'page.managePayment': 'Manage payment',
   'page.subscription': 'Subscription and licenses',
   'page.singleSignOn': 'Single sign-on',
+  'page.auditLog': 'Audit log',
   'page.manageMembers': 'Manage members',
   'page.editMember': 'Edit member',
   'page.inviteMembers': 'Invite members',

@@ -76,6 +76,13 @@ const SETTINGS: PageItem[] = [
     access: 'MANAGE_SSO',
     activeOn: ['/single-sign-on'],
   },
+  // Beyond the spec: the organisation's audit log (decision 042).
+  {
+    label: 'nav.auditLog',
+    to: '/audit-log',
+    access: 'VIEW_AUDIT_LOG',
+    activeOn: ['/audit-log'],
+  },
 ];
 
 const HELP_LINKS: { key: keyof PublicConfig['helpLinks']; label: TranslationKey; icon: Icon }[] = [

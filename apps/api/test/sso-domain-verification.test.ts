@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import * as schema from '../src/db/schema.ts';
+import { SYSTEM_AUDIT_CONTEXT } from '../src/modules/audit-log/audit-context.ts';
 import { checkEmailDomain, type DomainProofLookup } from '../src/modules/sso/email-domain-proof.ts';
 import { EMAIL_DOMAIN_CHECK_QUEUE, scheduleEmailDomainRecheck } from '../src/modules/sso/sso.jobs.ts';
 import { findEmailDomain } from '../src/modules/sso/sso.repository.ts';
@@ -244,6 +245,7 @@ describe('one verified owner per domain', () => {
       { db: t.database.db, lookup: lateLookup, log: t.app.log },
       loserRow,
       new Date(),
+      SYSTEM_AUDIT_CONTEXT,
     );
     expect(outcome).toBe('pending');
     expect(await rowOf(loser.organizationId, 'raced-proof.io')).toMatchObject({

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'sso.connection_removed',
   'sso.settings_changed',
   'sso.domain_verified',
+  'sso.domain_verification_lapsed',
   'two_factor.requirement_changed',
   'two_factor.enrolled',
   'two_factor.reset_by_operator',

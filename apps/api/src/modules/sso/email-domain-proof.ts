@@ -8,6 +8,8 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { uniqueViolationOf } from '../../db/client.ts';
+import type { AuditContext } from '../audit-log/audit-context.ts';
+import { record } from '../audit-log/audit-log.record.ts';
 import {
   domainsVerifiedElsewhere,
   recordEmailDomainCheck,
@@ -67,8 +69,37 @@ export interface EmailDomainCheckDeps {
   log: FastifyBaseLogger;
 }
 
-/** What a check did to a domain's state. */
-export type EmailDomainCheckOutcome = 'verified' | 'still_verified' | 'pending' | 'back_to_pending';
+/** What a check did to a domain's state; superseded: another check or a settings save changed it first. */
+export type EmailDomainCheckOutcome = 'verified' | 'still_verified' | 'pending' | 'back_to_pending' | 'superseded';
+
+/**
+ * Moves a domain between pending and verified: the check's outcome, the provider's linking domains
+ * and the audit entry, in one transaction. Answers false, having changed and recorded nothing, when
+ * the domain was moved or removed since the check read it.
+ */
+async function moveProof(
+  db: Db,
+  row: EmailDomainRow,
+  values: Parameters<typeof recordEmailDomainCheck>[2],
+  context: AuditContext,
+): Promise<boolean> {
+  const verified = values.verifiedAt !== null;
+  return db.transaction(async (tx) => {
+    if (!(await recordEmailDomainCheck(tx, row, values))) return false;
+    await syncProviderDomain(tx, row.organizationId);
+    await record(tx, {
+      organizationId: row.organizationId,
+      action: verified ? 'sso.domain_verified' : 'sso.domain_verification_lapsed',
+      target: { type: 'email_domain', id: row.domain, name: row.domain },
+      changes: {
+        status: verified ? { before: 'pending', after: 'verified' } : { before: 'verified', after: 'pending' },
+        ...(values.checkError ? { checkError: { after: values.checkError } } : {}),
+      },
+      context,
+    });
+    return true;
+  });
+}
 
 /**
  * Asks DNS for one domain's proof and records the answer (Verify and the scheduled re-check alike).
@@ -76,12 +107,14 @@ export type EmailDomainCheckOutcome = 'verified' | 'still_verified' | 'pending' 
  * verified it first (the unique index on verified domains decides a race). A verified domain's
  * proof is renewed when the record is found; once DNS has answered that the record is missing or
  * different for SSO_DOMAIN_VERIFIED_GRACE_HOURS since it was last found, it goes back to pending.
- * DNS that does not answer changes no state. The provider's linking domains follow any change.
+ * DNS that does not answer changes no state. The provider's linking domains follow any change, and
+ * the audit log records it as made by `context`: the member who pressed Verify, or the portal.
  */
 export async function checkEmailDomain(
   deps: EmailDomainCheckDeps,
   row: EmailDomainRow,
   now: Date,
+  context: AuditContext,
 ): Promise<EmailDomainCheckOutcome> {
   const { db, log } = deps;
   const pendingWith = async (checkError: SsoDomainCheckError) => {
@@ -93,27 +126,29 @@ export async function checkEmailDomain(
 
   const answer = await deps.lookup(row.domain, row.verificationToken);
   if (answer === 'found') {
+    const proven = { checkedAt: now, checkError: null, verifiedAt: now };
+    if (row.verifiedAt) {
+      await recordEmailDomainCheck(db, row, proven);
+      return 'still_verified';
+    }
     try {
-      await recordEmailDomainCheck(db, row, { checkedAt: now, checkError: null, verifiedAt: now });
+      if (!(await moveProof(db, row, proven, context))) return 'superseded';
     } catch (error) {
       if (uniqueViolationOf(error)?.constraint !== 'sso_email_domain_verified_idx') throw error;
       return pendingWith('verified_elsewhere');
     }
-    if (row.verifiedAt) return 'still_verified';
-    await syncProviderDomain(db, row.organizationId);
     log.info({ organizationId: row.organizationId, domain: row.domain }, 'sso email domain verified');
     return 'verified';
   }
   if (!row.verifiedAt) return pendingWith(answer);
   const missingSince = now.getTime() - row.verifiedAt.getTime();
   const lapsed = answer !== 'dns_unavailable' && missingSince >= SSO_DOMAIN_VERIFIED_GRACE_HOURS * HOUR_MS;
-  await recordEmailDomainCheck(db, row, {
-    checkedAt: now,
-    checkError: answer,
-    verifiedAt: lapsed ? null : row.verifiedAt,
-  });
-  if (!lapsed) return 'still_verified';
-  await syncProviderDomain(db, row.organizationId);
+  if (!lapsed) {
+    await recordEmailDomainCheck(db, row, { checkedAt: now, checkError: answer, verifiedAt: row.verifiedAt });
+    return 'still_verified';
+  }
+  if (!(await moveProof(db, row, { checkedAt: now, checkError: answer, verifiedAt: null }, context)))
+    return 'superseded';
   log.warn(
     { organizationId: row.organizationId, domain: row.domain, checkError: answer },
     'sso email domain back to pending: its record has been missing for the grace period',

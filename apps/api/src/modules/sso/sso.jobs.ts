@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { SYSTEM_AUDIT_CONTEXT } from '../audit-log/audit-context.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
 import {
   checkEmailDomain,
@@ -27,6 +28,7 @@ export interface EmailDomainRecheckDeps {
 /**
  * Re-checks the email domains whose proof is due (emailDomainsDueForCheck): pending ones become
  * verified once their record appears, verified ones whose record stays missing go back to pending.
+ * The portal's own rule: the audit log names the system, from no request.
  */
 export async function recheckEmailDomains(deps: EmailDomainRecheckDeps) {
   const now = deps.now();
@@ -36,11 +38,12 @@ export async function recheckEmailDomains(deps: EmailDomainRecheckDeps) {
     still_verified: 0,
     pending: 0,
     back_to_pending: 0,
+    superseded: 0,
   };
   for (let start = 0; start < due.length; start += LOOKUPS_AT_ONCE) {
     const batch = due.slice(start, start + LOOKUPS_AT_ONCE);
-    for (const outcome of await Promise.all(batch.map((row) => checkEmailDomain(deps, row, now))))
-      outcomes[outcome] += 1;
+    const checks = batch.map((row) => checkEmailDomain(deps, row, now, SYSTEM_AUDIT_CONTEXT));
+    for (const outcome of await Promise.all(checks)) outcomes[outcome] += 1;
   }
   return outcomes;
 }

@@ -34,8 +34,33 @@ export async function updateProvider(executor: Executor, values: typeof schema.s
     .onConflictDoUpdate({ target: schema.ssoProvider.organizationId, set: { ...changes, updatedAt: new Date() } });
 }
 
+/** Removes the organisation's identity provider; answers the row removed, if there was one. */
 export async function deleteProvider(executor: Executor, organizationId: string) {
-  await executor.delete(schema.ssoProvider).where(eq(schema.ssoProvider.organizationId, organizationId));
+  const [row] = await executor
+    .delete(schema.ssoProvider)
+    .where(eq(schema.ssoProvider.organizationId, organizationId))
+    .returning();
+  return row;
+}
+
+/**
+ * The organisation's SSO settings, locked until the transaction ends: changes to its SSO are made one
+ * at a time, and each reads what it replaces.
+ */
+export async function lockOrganizationSsoSettings(executor: Executor, organizationId: string) {
+  const [row] = await executor
+    .select({
+      name: schema.organization.name,
+      ssoDomain: schema.organization.ssoDomain,
+      ssoAllowedEmails: schema.organization.ssoAllowedEmails,
+      ssoDefaultRoleId: schema.organization.ssoDefaultRoleId,
+      ssoDefaultAllApplications: schema.organization.ssoDefaultAllApplications,
+      enforcedSso: schema.organization.enforcedSso,
+    })
+    .from(schema.organization)
+    .where(eq(schema.organization.id, organizationId))
+    .for('update');
+  return row;
 }
 
 /**
@@ -119,13 +144,25 @@ function sameClaim(row: Pick<EmailDomainRow, 'organizationId' | 'domain' | 'veri
   );
 }
 
-/** A check's outcome: when DNS was asked, what went wrong, and the proof's time (renewed, kept or withdrawn). */
+/**
+ * A check's outcome: when DNS was asked, what went wrong, and the proof's time (renewed, kept or
+ * withdrawn). Written only while the claim is as the check read it, pending or verified: of two checks
+ * at once, one moves the domain between the two, so the move is recorded once. Answers whether it wrote.
+ */
 export async function recordEmailDomainCheck(
   executor: Executor,
   row: EmailDomainRow,
   values: Pick<EmailDomainRow, 'checkedAt' | 'checkError' | 'verifiedAt'>,
-) {
-  await executor.update(schema.ssoEmailDomain).set(values).where(sameClaim(row));
+): Promise<boolean> {
+  const proofAsRead = row.verifiedAt
+    ? isNotNull(schema.ssoEmailDomain.verifiedAt)
+    : isNull(schema.ssoEmailDomain.verifiedAt);
+  const written = await executor
+    .update(schema.ssoEmailDomain)
+    .set(values)
+    .where(and(sameClaim(row), proofAsRead))
+    .returning({ domain: schema.ssoEmailDomain.domain });
+  return written.length > 0;
 }
 
 /**

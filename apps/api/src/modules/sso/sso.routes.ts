@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 
 /**
  * /api/v1/sso: the organisation's single sign-on, set up by a holder of MANAGE_SSO (beyond the spec). A
@@ -40,17 +41,17 @@ export async function ssoRoutes(app: FastifyInstance) {
       schema: { body: UpdateSsoConnectionRequestSchema, response: { 200: SsoSettingsSchema } },
       onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-connection'),
     },
-    async (request) => service.updateConnection(requireSessionUser(request), request.body),
+    async (request) => service.updateConnection(requireSessionUser(request), requestOrigin(request), request.body),
   );
 
   r.delete('/connection', { schema: { response: { 200: SsoSettingsSchema } } }, async (request) =>
-    service.deleteConnection(requireSessionUser(request)),
+    service.deleteConnection(requireSessionUser(request), requestOrigin(request)),
   );
 
   r.put(
     '/settings',
     { schema: { body: UpdateSsoSettingsRequestSchema, response: { 200: SsoSettingsSchema } } },
-    async (request) => service.updateSettings(requireSessionUser(request), request.body),
+    async (request) => service.updateSettings(requireSessionUser(request), requestOrigin(request), request.body),
   );
 
   r.post(
@@ -59,6 +60,6 @@ export async function ssoRoutes(app: FastifyInstance) {
       schema: { params: VerifySsoEmailDomainParamsSchema, response: { 200: SsoSettingsSchema } },
       onRequest: async (request, reply) => rateLimits.perIp(request, reply, 'sso-email-domain-verify'),
     },
-    async (request) => service.verifyEmailDomain(requireSessionUser(request), request.params.domain),
+    async (request) => service.verifyEmailDomain(requireSessionUser(request), requestOrigin(request), request.params.domain),
   );
 }

@@ -5,8 +5,10 @@ import { IconFilter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { actionLabel, actorLabel, auditValueText, targetTypeLabel, utcTimeText } from '../audit-labels';
-import { BREAKS_ANYWHERE, EntryTime } from './audit-log-table';
+import { EntryTime } from './audit-log-table';
 
+/** The fields' column is as wide as the drawer lets it be: an id or an email breaks anywhere. */
+const BREAKS_ANYWHERE = { overflowWrap: 'anywhere' } as const;
 const BREAKS_WORDS = { overflowWrap: 'break-word' } as const;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

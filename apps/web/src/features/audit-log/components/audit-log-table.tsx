@@ -5,8 +5,11 @@ import { formatDate, formatTime } from '../../../lib/dates';
 import { useTranslation } from '../../../lib/i18n';
 import { actionLabel, actorLabel, auditValueText, targetTypeLabel } from '../audit-labels';
 
-/** Emails, names and addresses break anywhere rather than widen a phone's card. */
-export const BREAKS_ANYWHERE = { overflowWrap: 'anywhere' } as const;
+/**
+ * Emails, names and addresses keep their width in the table (which scrolls sideways rather than
+ * squeeze them) and break within a word only when a phone's card has no room for them.
+ */
+const WRAPS_LONG_WORDS = { overflowWrap: 'break-word', minWidth: 0 } as const;
 
 /** The entry's time in the browser's time zone: 05 Jan 2026 09:07. */
 export function EntryTime({ createdAt }: { createdAt: string }) {
@@ -47,7 +50,7 @@ export function AuditLogTable({
             </Text>
           </LabelledCell>
           <LabelledCell label={t('auditLog.column.actor')}>
-            <Text size="sm" style={BREAKS_ANYWHERE}>
+            <Text size="sm" style={WRAPS_LONG_WORDS}>
               {actorLabel(entry.actor)}
             </Text>
           </LabelledCell>
@@ -68,8 +71,8 @@ export function AuditLogTable({
             </Anchor>
           </LabelledCell>
           <LabelledCell label={t('auditLog.column.target')}>
-            <Stack gap={0}>
-              <Text size="sm" style={BREAKS_ANYWHERE}>
+            <Stack gap={0} style={WRAPS_LONG_WORDS}>
+              <Text size="sm" style={WRAPS_LONG_WORDS}>
                 {entry.target.name}
               </Text>
               <Text size="xs" c="dimmed">
@@ -78,7 +81,7 @@ export function AuditLogTable({
             </Stack>
           </LabelledCell>
           <LabelledCell label={t('auditLog.column.ip')}>
-            <Text size="sm" style={BREAKS_ANYWHERE}>
+            <Text size="sm" style={WRAPS_LONG_WORDS}>
               {auditValueText(entry.ip)}
             </Text>
           </LabelledCell>

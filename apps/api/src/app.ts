@@ -28,6 +28,7 @@ import { INVOICE_LINKS_PREFIX } from './modules/billing/invoice-links.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
 import { ledgerPlugin } from './modules/ledger/ledger.plugin.ts';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes.ts';
+import { identityAudit } from './modules/identity/identity-audit.ts';
 import { identityRoutes } from './modules/identity/identity.routes.ts';
 import { invitationsRoutes, publicInvitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { membersRoutes, rolesRoutes } from './modules/members/members.routes.ts';
@@ -121,7 +122,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(errorHandlerPlugin);
   await app.register(requestGuardsPlugin);
   await app.register(mailerPlugin);
-  await app.register(authPlugin);
+  await app.register(authPlugin, { audit: identityAudit });
   await app.register(authenticatePlugin);
   await app.register(jobQueuePlugin);
   await app.register(metricsPlugin);

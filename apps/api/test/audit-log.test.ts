@@ -49,18 +49,25 @@ beforeAll(async () => {
 
 describe('the audit log', () => {
   it('answers newest first, page by page, each entry once', async () => {
-    const { entries, pages } = await allPages(owner, 'actionGroup=member', 2);
+    const { entries, pages } = await allPages(owner, 'action=member.invited', 2);
     expect(pages).toBe(3);
     expect(entries.map((entry) => entry.target.name)).toEqual([...INVITEES].reverse());
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(INVITEES.length);
     const first = await page(owner, 'limit=200');
     expect(first.nextCursor).toBeNull();
-    expect(first.results).toHaveLength(INVITEES.length);
+    // The log starts with its founder joining, at the organisation's setup.
+    expect(first.results.map((entry) => entry.action)).toEqual([
+      ...INVITEES.map(() => 'member.invited'),
+      'member.joined',
+    ]);
   });
 
   it("never shows another organisation's entries, even named by their target", async () => {
     const theirs = await page(other, 'limit=200');
-    expect(theirs.results.map((entry) => entry.target.name)).toEqual(['x@audit-read-other.example.com']);
+    expect(theirs.results.map((entry) => entry.target.name)).toEqual([
+      'x@audit-read-other.example.com',
+      'owner@audit-read-other.example.com',
+    ]);
     const [ours] = (await page(owner, 'limit=1')).results;
     const named = await page(other, `targetType=invitation&targetId=${ours!.target.id}`);
     expect(named.results).toEqual([]);
@@ -71,9 +78,9 @@ describe('the audit log', () => {
   it('filters by actor, action, group, target and time', async () => {
     const all = (await page(owner, 'limit=200')).results;
     const target = all[2]!;
-    expect((await page(owner, `actorMemberId=${ownerMemberId}`)).results).toHaveLength(INVITEES.length);
+    expect((await page(owner, `actorMemberId=${ownerMemberId}`)).results).toEqual(all);
     expect((await page(owner, 'actorMemberId=someone-else')).results).toEqual([]);
-    expect((await page(owner, 'actorKind=member')).results).toHaveLength(INVITEES.length);
+    expect((await page(owner, 'actorKind=member')).results).toEqual(all);
     expect((await page(owner, 'actorKind=operator')).results).toEqual([]);
     expect((await page(owner, 'action=member.invited')).results).toHaveLength(INVITEES.length);
     expect((await page(owner, 'action=member.removed')).results).toEqual([]);

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'sso.domain_verification_lapsed',
   'two_factor.requirement_changed',
   'two_factor.enrolled',
+  'two_factor.removed',
   'two_factor.reset_by_operator',
   'billing.information_changed',
   'billing.card_added',

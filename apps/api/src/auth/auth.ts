@@ -23,6 +23,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail } from '../mail/templates.ts';
 import { codeAttempts } from './code-attempts.ts';
 import { isFreeMailAddress } from './free-mail.ts';
+import { signInFailures, withIdentityAudit, type IdentityAudit } from './sign-in-audit.ts';
 import { portalSso, providerIdOfReturn, ssoDatabaseHooks, ssoMembership, withSsoAddressRules } from './sso.ts';
 import { awaitsSecondFactor, portalTwoFactor, usedTotpCodes } from './two-factor.ts';
 
@@ -111,13 +112,28 @@ export interface AuthDeps {
   secret: string;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  audit: IdentityAudit;
 }
+
+/** The tables better-auth reads and writes, on the database or on a transaction of it. */
+const ADAPTER_CONFIG = {
+  provider: 'pg',
+  schema: {
+    user: schema.user,
+    session: schema.session,
+    account: schema.account,
+    verification: schema.verification,
+    jwks: schema.jwks,
+    twoFactor: schema.twoFactor,
+    ssoProvider: schema.ssoProvider,
+  },
+} as const;
 
 export function portalName(config: Config): string {
   return `${config.productName} Developer Portal`;
 }
 
-export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
+export function createAuth({ config, db, secret, mailer, log, audit }: AuthDeps) {
   const sendMail = async (mail: Parameters<Mailer['send']>[0]) => {
     try {
       await mailer.send(mail);
@@ -127,7 +143,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     }
   };
   const attempts = codeAttempts(db);
-  const membership = ssoMembership(db, log);
+  const membership = ssoMembership(db, log, audit);
   const ssoHooks = ssoDatabaseHooks(membership);
   const usedCodes = usedTotpCodes(db, secret);
   const linkTo = (pathname: string, params: Record<string, string>) =>
@@ -141,22 +157,14 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
     // Organisations' identity providers on a private network are fetched only when the operator
     // trusts their origin (the SSO plugin refuses non-public hosts otherwise).
     trustedOrigins: [config.publicUrl, ...config.ssoTrustedIdpOrigins],
-    // SSO sign-ins' asserted addresses meet the portal's rules before the SSO plugin looks them up.
+    // SSO sign-ins' asserted addresses meet the portal's rules before the SSO plugin looks them up;
+    // sign-ins, sign-outs and second factors commit with their audit entries.
     database: (options: BetterAuthOptions) =>
-      withSsoAddressRules(
-        drizzleAdapter(db, {
-          provider: 'pg',
-          schema: {
-            user: schema.user,
-            session: schema.session,
-            account: schema.account,
-            verification: schema.verification,
-            jwks: schema.jwks,
-            twoFactor: schema.twoFactor,
-            ssoProvider: schema.ssoProvider,
-          },
-        })(options),
-        membership,
+      withIdentityAudit(
+        withSsoAddressRules(drizzleAdapter(db, ADAPTER_CONFIG)(options), membership),
+        (tx) => drizzleAdapter(tx, ADAPTER_CONFIG)(options),
+        db,
+        audit,
       ),
     // Rate limits are applied by the portal's own limiter (per IP and per account).
     rateLimit: { enabled: false },
@@ -285,6 +293,7 @@ export function createAuth({ config, db, secret, mailer, log }: AuthDeps) {
       ...(config.google ? [googleSignIn(config.google)] : []),
       ...portalSso(db),
       ...portalTwoFactor({ publicUrl: config.publicUrl, portalName: portalName(config), usedCodes }),
+      signInFailures(audit),
       jwt({
         disableSettingJwtHeader: true,
         jwt: {

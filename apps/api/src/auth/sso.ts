@@ -17,6 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { isOpenInvitation, lockOrganizationAndCountSeats } from '../db/organization-seats.ts';
 import * as schema from '../db/schema.ts';
+import type { IdentityAudit } from './sign-in-audit.ts';
 
 /** Every organisation's identity provider has this id, so the URLs pasted into the IdP never change. */
 export function ssoProviderIdOf(organizationId: string): string {
@@ -207,7 +208,7 @@ async function lockOrganizationWithFreeSeat(tx: Tx, organization: OrganizationRo
  * user (where the person joins, in one transaction under the organisation's seat lock), and before
  * the session. A refused person leaves nothing behind; the reason goes to the server log only.
  */
-export function ssoMembership(db: Db, log: FastifyBaseLogger) {
+export function ssoMembership(db: Db, log: FastifyBaseLogger, audit: Pick<IdentityAudit, 'joinedBySso'>) {
   function refuse(code: ErrorCode, detail: Record<string, unknown>): APIError {
     log.warn({ sso: { ...detail, answered: code } }, 'single sign-on refused');
     return refusal(code);
@@ -297,12 +298,13 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
         const { invitation } = verdict;
         if (!invitation && !hasSeat)
           throw refuse('USER_LIMIT_REACHED', { ...detail, reason: 'no seat left' });
-        await joinOrganization(
+        const joined = await joinOrganization(
           tx,
           organization,
           { userId, displayName: user.name.trim() || user.email },
           invitation,
         );
+        await audit.joinedBySso(tx, { ...joined, organizationId: organization.id, email: user.email });
       });
     },
 
@@ -341,14 +343,16 @@ export function ssoMembership(db: Db, log: FastifyBaseLogger) {
 /**
  * A new member of the organisation: with their invitation's role and applications (still in the
  * organisation and not deleted), which is confirmed, or with the organisation's SSO defaults.
+ * Answers the new member's id and role.
  */
 async function joinOrganization(
   tx: Tx,
   organization: OrganizationRow,
   user: { userId: string; displayName: string },
   invitation: InvitationRow | undefined,
-) {
+): Promise<{ memberId: string; roleId: string }> {
   const memberId = uuidV7();
+  const roleId = invitation?.roleId ?? organization.ssoDefaultRoleId;
   const allApplications = invitation
     ? invitation.applicationIds === null
     : organization.ssoDefaultAllApplications;
@@ -357,7 +361,7 @@ async function joinOrganization(
     organizationId: organization.id,
     userId: user.userId,
     displayName: user.displayName,
-    roleId: invitation?.roleId ?? organization.ssoDefaultRoleId,
+    roleId,
     allApplications,
   });
   if (invitation) {
@@ -381,7 +385,7 @@ async function joinOrganization(
             ),
           ),
       );
-    return;
+    return { memberId, roleId };
   }
   if (!allApplications)
     await tx.insert(schema.memberApplicationScope).select(
@@ -393,6 +397,7 @@ async function joinOrganization(
         .from(schema.ssoDefaultApplicationScope)
         .where(eq(schema.ssoDefaultApplicationScope.organizationId, organization.id)),
     );
+  return { memberId, roleId };
 }
 
 export type SsoMembership = ReturnType<typeof ssoMembership>;

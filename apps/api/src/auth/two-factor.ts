@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
+import type { GenericEndpointContext } from '@better-auth/core';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { deleteSessionCookie } from 'better-auth/cookies';
+import { deleteSessionCookie, parseCookies } from 'better-auth/cookies';
 import { generateRandomString } from 'better-auth/crypto';
 import { TWO_FACTOR_ERROR_CODES, twoFactor } from 'better-auth/plugins/two-factor';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 
 /** The web page that asks for the second factor; `redirect` says where to go once it is given. */
@@ -47,17 +48,64 @@ const GATED_SIGN_IN_PATHS = new Set(['/sign-in/email', '/callback/:id']);
  * Whether a session being made is the first step of a sign-in that still needs the second factor
  * (better-auth makes the session, then the two-factor hooks delete it): it is no login yet.
  */
-export async function awaitsSecondFactor(db: Db, userId: string, path: string | undefined): Promise<boolean> {
+export async function awaitsSecondFactor(
+  executor: Executor,
+  userId: string,
+  path: string | undefined,
+): Promise<boolean> {
   if (!path || !GATED_SIGN_IN_PATHS.has(path)) return false;
-  const [user] = await db
+  const [user] = await executor
     .select({ twoFactorEnabled: schema.user.twoFactorEnabled })
     .from(schema.user)
     .where(eq(schema.user.id, userId));
   return user?.twoFactorEnabled === true;
 }
 
+/**
+ * Whether the user's authenticator is confirmed: a session the second-factor endpoints make before
+ * that is the one enrolment makes in place of the enrolling session, not a sign-in.
+ */
+export async function hasConfirmedSecondFactor(executor: Executor, userId: string): Promise<boolean> {
+  const [factor] = await executor
+    .select({ verified: schema.twoFactor.verified })
+    .from(schema.twoFactor)
+    .where(eq(schema.twoFactor.userId, userId));
+  return factor?.verified === true;
+}
+
+/** The endpoints that finish a sign-in with a second factor (or confirm enrolment, for the first). */
+export const SECOND_FACTOR_PATHS: ReadonlySet<string> = new Set([
+  '/two-factor/verify-totp',
+  '/two-factor/verify-backup-code',
+]);
+
 /** better-auth's two-factor plugin's challenge cookie (before the portal's cookie prefix). */
 const CHALLENGE_COOKIE = 'two_factor';
+
+/**
+ * A Google sign-in's challenge is named so (the password sign-in's, better-auth's own, are `2fa-`
+ * and 20 letters and digits), so the sign-in the second factor finishes can say what came first.
+ */
+const GOOGLE_CHALLENGE_PREFIX = '2fa-google-';
+
+/** The sign-in a second factor finishes: a password's, or Google's (its challenge is named so). */
+export function firstFactorOfChallenge(cookieHeader: string | null | undefined): 'password' | 'google' {
+  const cookies = parseCookies(cookieHeader ?? '');
+  const challenge = [...cookies].find(([name]) => name.endsWith(`.${CHALLENGE_COOKIE}`))?.[1] ?? '';
+  return challenge.startsWith(GOOGLE_CHALLENGE_PREFIX) ? 'google' : 'password';
+}
+
+/** The user a sign-in's second-factor challenge (its signed cookie) is for, or undefined without one. */
+export async function challengedUserId(ctx: GenericEndpointContext): Promise<string | undefined> {
+  const identifier = await challengeIdentifier(ctx);
+  if (!identifier) return undefined;
+  return (await ctx.context.internalAdapter.findVerificationValue(identifier))?.value;
+}
+
+async function challengeIdentifier(ctx: GenericEndpointContext): Promise<string | undefined> {
+  const cookie = ctx.context.createAuthCookie(CHALLENGE_COOKIE);
+  return (await ctx.getSignedCookie(cookie.name, ctx.context.secret)) || undefined;
+}
 
 const VERIFY_TOTP_PATH = '/two-factor/verify-totp';
 
@@ -165,11 +213,8 @@ function refuseUsedTotpCodes(usedCodes: UsedTotpCodes): BetterAuthPlugin {
           handler: createAuthMiddleware(async (ctx) => {
             const body = ctx.body as Record<string, unknown> | undefined;
             if (typeof body?.code !== 'string' || body.code === '') return;
-            const cookie = ctx.context.createAuthCookie(CHALLENGE_COOKIE);
-            const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
-            if (!identifier) return;
-            const challenge = await ctx.context.internalAdapter.findVerificationValue(identifier);
-            if (!challenge || !(await usedCodes.wasUsed(challenge.value, body.code))) return;
+            const userId = await challengedUserId(ctx);
+            if (!userId || !(await usedCodes.wasUsed(userId, body.code))) return;
             return { context: { body: { ...body, code: '' } } };
           }),
         },
@@ -207,7 +252,7 @@ function secondFactorAfterRedirectSignIn(publicUrl: string): BetterAuthPlugin {
             await ctx.context.internalAdapter.deleteSession(signedIn.session.token);
             ctx.context.setNewSession(null);
 
-            const identifier = `2fa-${generateRandomString(20)}`;
+            const identifier = `${GOOGLE_CHALLENGE_PREFIX}${generateRandomString(20)}`;
             const expiresAt = new Date(Date.now() + SECOND_FACTOR_TTL_SECONDS * 1000);
             await ctx.context.internalAdapter.createVerificationValue({
               value: signedIn.user.id,

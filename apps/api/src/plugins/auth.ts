@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import { createAuth, GOOGLE_PROVIDER_ID, type Auth } from '../auth/auth.ts';
 import { resolveAuthSecret } from '../auth/secret.ts';
+import type { IdentityAudit } from '../auth/sign-in-audit.ts';
 import { ConfigError } from '../config.ts';
+import type { Db } from '../db/client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,12 +12,15 @@ declare module 'fastify' {
   }
 }
 
-/** The identity service on the portal's database, mailing its codes through the portal's mailer. */
-export const authPlugin = fp(
-  async (app) => {
+/**
+ * The identity service on the portal's database, mailing its codes through the portal's mailer and
+ * telling the organisation audit log of sign-ins (given: the audit log is a module above plugins).
+ */
+export const authPlugin = fp<{ audit: (db: Db) => IdentityAudit }>(
+  async (app, { audit }) => {
     const { config, database, mailer } = app;
     const secret = resolveAuthSecret(config.authSecret, config.dataDir);
-    const auth = createAuth({ config, db: database.db, secret, mailer, log: app.log });
+    const auth = createAuth({ config, db: database.db, secret, mailer, log: app.log, audit: audit(database.db) });
     if (config.google) await requireGoogleProvider(auth, config.google.issuer, config.google.discoveryUrl);
     app.decorate('auth', auth);
   },

@@ -55,7 +55,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       // so a refusal is a 403 or names that form's fields, never "neither form" from the union.
       preValidation: async (request) => service.checkUpdate(requireSessionUser(request), request.body),
     },
-    async (request) => service.update(requireSessionUser(request), request.body),
+    async (request) => service.update(requireSessionUser(request), requestOrigin(request), request.body),
   );
 
   r.get('/billing-country', { schema: { response: { 200: BillingCountryLockSchema } } }, async (request) =>

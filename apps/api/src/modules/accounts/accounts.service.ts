@@ -23,6 +23,7 @@ import { AppError, validationError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
 import { record } from '../audit-log/audit-log.record.ts';
+import { recordMemberJoined } from '../identity/identity-audit.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership, requireMembership } from '../members/members.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
@@ -113,9 +114,13 @@ export interface AccountsDeps {
 }
 
 export function accountsService({ db }: AccountsDeps) {
-  /** Fills the organisation, names its creator after the person in the form and starts the trial. */
+  /**
+   * Fills the organisation, names its creator after the person in the form and starts the trial.
+   * The organisation begins here, so its log begins with its founder joining it.
+   */
   async function setUp(
     user: SessionUser,
+    origin: RequestOrigin,
     { member, organization }: Membership,
     input: InitialSetupRequest,
     now: Date,
@@ -145,6 +150,13 @@ export function accountsService({ db }: AccountsDeps) {
         tourState: 'offered',
       });
       if (!updatedOrganization || !updatedMember) throw new AppError('NOT_FOUND');
+      await recordMemberJoined(
+        tx,
+        { memberId: member.id, organizationId: organization.id, email: user.email, roleId: member.roleId },
+        'organization_setup',
+        origin,
+        { organization: { after: updatedOrganization.name } },
+      );
       return { member: updatedMember, organization: updatedOrganization };
     });
     return toAccount(user, completed);
@@ -194,11 +206,11 @@ export function accountsService({ db }: AccountsDeps) {
      * PUT /api/v1/accounts: the initial setup before setup, the billing details after. The body is
      * read as the caller's form again here: the organisation may have been set up since a check.
      */
-    async update(user: SessionUser, body: unknown, now = new Date()): Promise<Account> {
+    async update(user: SessionUser, origin: RequestOrigin, body: unknown, now = new Date()): Promise<Account> {
       const membership = await getMembership(db, user);
       const update = readAccountUpdate(membership, body);
       return update.form === 'setup'
-        ? setUp(user, membership, update.input, now)
+        ? setUp(user, origin, membership, update.input, now)
         : updateBilling(user, membership, update.input);
     },
 

@@ -7,6 +7,8 @@ import { providerIdOfReturn } from '../../auth/sso.ts';
 import { AppError } from '../../errors.ts';
 import type { PortalMetrics } from '../../plugins/metrics.ts';
 import type { RateLimits } from '../../plugins/rate-limits.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
+import { withRequestOrigin } from './identity-audit.ts';
 
 interface EnabledEndpoint {
   method: 'GET' | 'POST';
@@ -338,17 +340,15 @@ export async function identityRoutes(app: FastifyInstance) {
         const joined = Array.isArray(value) ? value.join(', ') : value;
         headers.set(name, name === 'cookie' && secureCookies ? withoutPlainSessionCookie(joined) : joined);
       }
-      const response = await auth.handler(
-        new Request(url, {
-          method: request.method,
-          headers,
-          body:
-            request.method !== 'POST' || request.body === undefined
-              ? undefined
-              : typeof request.body === 'string'
-                ? request.body
-                : serializeBody(request.body),
-        }),
+      const body =
+        request.method !== 'POST' || request.body === undefined
+          ? undefined
+          : typeof request.body === 'string'
+            ? request.body
+            : serializeBody(request.body);
+      // The sign-ins, sign-outs and second factors better-auth records name this request's origin.
+      const response = await withRequestOrigin(requestOrigin(request), () =>
+        auth.handler(new Request(url, { method: request.method, headers, body })),
       );
       await endpoint.after?.(context, response.status);
       const payload = response.body ? Buffer.from(await response.arrayBuffer()) : null;

@@ -102,7 +102,7 @@ export async function publicInvitationsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { member, cookies } = await service.confirm(request.params.invitationId, request.body);
+      const { member, cookies } = await service.confirm(request.params.invitationId, requestOrigin(request), request.body);
       reply.header('set-cookie', cookies);
       return reply.status(201).send({ member });
     },

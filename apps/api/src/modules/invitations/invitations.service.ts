@@ -23,6 +23,7 @@ import { invitationMail } from '../../mail/templates.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
 import { record } from '../audit-log/audit-log.record.ts';
+import { recordMemberJoined, withRequestOrigin } from '../identity/identity-audit.ts';
 import {
   findOrganizationApplications,
   insertMemberUser,
@@ -341,10 +342,10 @@ export function invitationsService(deps: InvitationsDeps) {
 
     /**
      * Creates the invitee's user (email verified: the mailed link proves it), password and member
-     * with the invited role and applications in one transaction, marks the invitation confirmed and
-     * signs the new member in. Answers the member and the session cookies to set.
+     * with the invited role and applications in one transaction, with its audit entry, marks the
+     * invitation confirmed and signs the new member in. Answers the member and the session cookies to set.
      */
-    async confirm(invitationId: string, body: ConfirmInvitationRequest, now = new Date()) {
+    async confirm(invitationId: string, origin: RequestOrigin, body: ConfirmInvitationRequest, now = new Date()) {
       const { invitation } = await invitationByCode(body.code, now);
       if (invitation.id !== invitationId) throw new AppError('INVITATION_CODE_INVALID');
       const passwordHash = await hashPassword(body.password);
@@ -383,6 +384,12 @@ export function invitationsService(deps: InvitationsDeps) {
           );
         }
         await updateOpenInvitation(tx, organizationId, invitationId, { status: 'confirmed' });
+        await recordMemberJoined(
+          tx,
+          { memberId, organizationId, email: locked.email, roleId: locked.roleId },
+          'invitation',
+          origin,
+        );
       });
       try {
         await joined;
@@ -391,10 +398,9 @@ export function invitationsService(deps: InvitationsDeps) {
         if (isUniqueViolation(error)) throw emailTakenError(invitation.email, null, organizationId);
         throw error;
       }
-      const signIn = await auth.api.signInEmail({
-        body: { email: invitation.email, password: body.password },
-        asResponse: true,
-      });
+      const signIn = await withRequestOrigin(origin, () =>
+        auth.api.signInEmail({ body: { email: invitation.email, password: body.password }, asResponse: true }),
+      );
       if (!signIn.ok) throw new AppError('INTERNAL_ERROR');
       return {
         member: await memberById(db, organizationId, memberId),

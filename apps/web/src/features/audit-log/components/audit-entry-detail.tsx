@@ -104,6 +104,7 @@ export function AuditEntryDetail({
       onClose={onClose}
       position="right"
       size={isPhone ? '100%' : 'lg'}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       title={
         <Text fw={600} component="span">
           {t('auditLog.detail.title')}

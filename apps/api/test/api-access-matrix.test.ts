@@ -426,6 +426,12 @@ const ROWS: Record<string, Row> = {
     expected: permission(HOLDERS.VIEW_AUDIT_LOG, OK, OK),
     prepare: call('GET', '/api/v1/audit-log?limit=50'),
   },
+  // The same entries as CSV; another organisation's super-admin downloads their own (the file of
+  // the owner's organisation is never theirs: the last test below reads what they get).
+  'GET /api/v1/audit-log/export': {
+    expected: permission(HOLDERS.VIEW_AUDIT_LOG, OK, OK),
+    prepare: call('GET', '/api/v1/audit-log/export?actionGroup=member'),
+  },
   // Organisation single sign-on (MANAGE_SSO), each organisation its own (the path names none). The
   // connection is the local SAML identity provider's metadata, tested before it is stored.
   'GET /api/v1/sso/': { expected: permission(HOLDERS.MANAGE_SSO, OK, OK), prepare: call('GET', '/api/v1/sso') },
@@ -832,6 +838,20 @@ describe('the whole API × every kind of caller', () => {
       const response = await t.app.inject({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
       expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBe(withOperatorToken.status);
     }
+  });
+
+  it("gives another organisation's member an audit log export of their organisation's entries only", async () => {
+    const download = async (caller: SignedIn) => {
+      const response = await t.app.inject(jsonRequest('GET', '/api/v1/audit-log/export', undefined, people[caller].cookie));
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      return response.body;
+    };
+    const ours = await download('super-admin');
+    expect(ours).toContain(people.developer.email);
+    const theirs = await download('other organisation');
+    for (const caller of CALLERS.filter((c) => c !== 'anonymous' && c !== 'other organisation'))
+      expect(theirs).not.toContain(people[caller].email);
+    expect(theirs).not.toContain(ownerOrganizationId);
   });
 
   it('lets the scoped developer reach the application in their scope, so the 404s above are the scope', async () => {

@@ -138,28 +138,47 @@ const auditTimeField = z.iso
     return time >= AUDIT_TIME_MIN_MS && time < AUDIT_TIME_END_MS;
   }, 'must be a time from 1970 to 9999');
 
+/**
+ * The filters of the list and the export, defined once: actor (kind, member id), action or group,
+ * target (type, with an id) and time (`from` inclusive, `to` exclusive).
+ */
+const auditLogFilterFields = {
+  actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
+  actorMemberId: z.string().min(1).max(100).optional(),
+  actionGroup: z.enum(AUDIT_ACTION_GROUPS).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  targetType: z.enum(AUDIT_TARGET_TYPES).optional(),
+  targetId: z.string().min(1).max(100).optional(),
+  /** Entries at or after this time. */
+  from: auditTimeField.optional(),
+  /** Entries before this time. */
+  to: auditTimeField.optional(),
+};
+export type AuditLogFilterQuery = z.infer<z.ZodObject<typeof auditLogFilterFields>>;
+
+/** What the filters require of each other, each issue on the field to change. */
+function checkAuditLogFilters(query: AuditLogFilterQuery, ctx: z.RefinementCtx) {
+  if (query.targetId !== undefined && query.targetType === undefined)
+    ctx.addIssue({ code: 'custom', path: ['targetType'], message: 'is required with targetId' });
+  if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to))
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+}
+
 export const ListAuditLogQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(AUDIT_LOG_PAGE_MAX).default(50),
     cursor: z.string().regex(AUDIT_LOG_CURSOR_PATTERN, 'is not a cursor this list gave').optional(),
-    actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
-    actorMemberId: z.string().min(1).max(100).optional(),
-    actionGroup: z.enum(AUDIT_ACTION_GROUPS).optional(),
-    action: z.enum(AUDIT_ACTIONS).optional(),
-    targetType: z.enum(AUDIT_TARGET_TYPES).optional(),
-    targetId: z.string().min(1).max(100).optional(),
-    /** Entries at or after this time. */
-    from: auditTimeField.optional(),
-    /** Entries before this time. */
-    to: auditTimeField.optional(),
+    ...auditLogFilterFields,
   })
-  .superRefine((query, ctx) => {
-    if (query.targetId !== undefined && query.targetType === undefined)
-      ctx.addIssue({ code: 'custom', path: ['targetType'], message: 'is required with targetId' });
-    if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to))
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-  });
+  .superRefine(checkAuditLogFilters);
 export type ListAuditLogQuery = z.infer<typeof ListAuditLogQuerySchema>;
+
+/**
+ * `GET /api/v1/audit-log/export`: every entry the list's filters match, newest first, as CSV. No
+ * cursor and no limit: the server reads the entries in batches and streams them.
+ */
+export const ExportAuditLogQuerySchema = z.object(auditLogFilterFields).superRefine(checkAuditLogFilters);
+export type ExportAuditLogQuery = z.infer<typeof ExportAuditLogQuerySchema>;
 
 export const ListAuditLogResponseSchema = z.object({
   results: z.array(AuditLogEntrySchema),

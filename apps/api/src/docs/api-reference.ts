@@ -57,7 +57,8 @@ const TAGS: Record<string, { name: string; description: string }> = {
   roles: { name: 'Roles', description: 'The role vocabulary.' },
   'audit-log': {
     name: 'Audit log',
-    description: 'Who changed what in the organisation, and when: entries newest first, filtered (VIEW_AUDIT_LOG).',
+    description:
+      'Who changed what in the organisation, and when: entries newest first, filtered, a page at a time or all as CSV (VIEW_AUDIT_LOG).',
   },
   invitations: {
     name: 'Invitations',

@@ -18,6 +18,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     'Require two-factor authentication of members who sign in with a password or Google (MANAGE_SECURITY)',
   'GET /api/v1/audit-log/':
     "A page of the organisation's audit log, newest first, filtered by actor, action, target and time (VIEW_AUDIT_LOG)",
+  'GET /api/v1/audit-log/export':
+    "Every entry of the organisation's audit log that the list's filters match, newest first, as a CSV download streamed as it is read (VIEW_AUDIT_LOG)",
   'GET /api/v1/accounts/billing-country':
     'The billing country and whether a card payment has fixed it (then only an operator changes it)',
   'GET /api/v1/accounts/tax': 'Tax rates by billing country',

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import { auditLogEntry } from '../../db/schema.ts';
 
@@ -27,10 +27,11 @@ export interface AuditLogFilter {
 }
 
 /**
- * A page of the organisation's entries, newest first, one more than `limit` so the caller knows
- * whether another page follows. No total: counting a million entries would cost more than the page.
+ * Up to `count` of the organisation's entries that match, newest first: a page of the list (asked
+ * for one more than it shows, to know whether another follows) or a batch of the export. No total:
+ * counting a million entries would cost more than the page.
  */
-export function listAuditLogEntries(executor: Executor, organizationId: string, filter: AuditLogFilter, limit: number) {
+export function listAuditLogEntries(executor: Executor, organizationId: string, filter: AuditLogFilter, count: number) {
   const conditions: (SQL | undefined)[] = [
     eq(auditLogEntry.organizationId, organizationId),
     filter.actorKind && eq(auditLogEntry.actorKind, filter.actorKind),
@@ -49,8 +50,11 @@ export function listAuditLogEntries(executor: Executor, organizationId: string, 
     .select()
     .from(auditLogEntry)
     .where(and(...conditions))
-    .orderBy(desc(auditLogEntry.createdAt), desc(auditLogEntry.id))
-    .limit(limit + 1);
+    // NULLS LAST as the indexes are built (both columns are NOT NULL, but the planner goes by the
+    // words): a plain DESC means NULLS FIRST, which no index serves, and every page would sort the
+    // organisation's whole log.
+    .orderBy(sql`${auditLogEntry.createdAt} DESC NULLS LAST`, sql`${auditLogEntry.id} DESC NULLS LAST`)
+    .limit(count);
 }
 
 /**

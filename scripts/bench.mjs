@@ -2,7 +2,7 @@
 // miss), then lists the misses and exits non-zero if there were any.
 import { spawnSync } from 'node:child_process';
 
-const BENCHES = ['bench:api', 'bench:apps', 'bench:search', 'bench:web', 'bench:billing', 'bench:scale'];
+const BENCHES = ['bench:api', 'bench:apps', 'bench:search', 'bench:web', 'bench:billing', 'bench:audit', 'bench:scale'];
 
 const failed = BENCHES.filter((script) => {
   console.log(`\n== npm run ${script}`);

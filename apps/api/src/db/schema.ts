@@ -726,6 +726,20 @@ export const auditLogEntry = pgTable(
       t.createdAt.desc(),
       t.id.desc(),
     ),
+    // A target type without an id, and the rarer actor kinds (operators, the system), are pages of
+    // their own: without these they read the whole organisation's log (0019).
+    index('audit_log_entry_organization_target_type_idx').on(
+      t.organizationId,
+      t.targetType,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('audit_log_entry_organization_actor_kind_idx').on(
+      t.organizationId,
+      t.actorKind,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     index('audit_log_entry_created_brin_idx').using('brin', t.createdAt),
   ],
 );

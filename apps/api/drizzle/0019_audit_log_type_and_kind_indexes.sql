@@ -1,0 +1,2 @@
+CREATE INDEX "audit_log_entry_organization_target_type_idx" ON "audit_log_entry" USING btree ("organization_id","target_type","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_log_entry_organization_actor_kind_idx" ON "audit_log_entry" USING btree ("organization_id","actor_kind","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E_DIR } from '../harness/harness-state.ts';
 
 /** Screens for a person to look at: e2e/test-results/screenshots/<name>-<width>.png */
@@ -11,9 +11,10 @@ export const SCREENSHOT_SIZES = [
 
 /**
  * Full-page screenshots of the page at 1280 and 390 px, each checked first not to scroll sideways;
- * the window gets its size back afterwards.
+ * the window gets its size back afterwards. With `overlay` (a drawer or a dialog, fixed to the
+ * window), the window is captured instead, and the overlay is checked not to scroll sideways either.
  */
-export async function screenshotsAtWidths(page: Page, name: string) {
+export async function screenshotsAtWidths(page: Page, name: string, { overlay }: { overlay?: Locator } = {}) {
   const original = page.viewportSize();
   for (const size of SCREENSHOT_SIZES) {
     await page.setViewportSize(size);
@@ -26,9 +27,15 @@ export async function screenshotsAtWidths(page: Page, name: string) {
         { message: `${name} at ${size.width} px scrolls sideways` },
       )
       .toBeLessThanOrEqual(0);
+    if (overlay)
+      await expect
+        .poll(() => overlay.evaluate((element) => element.scrollWidth - element.clientWidth), {
+          message: `${name}'s overlay at ${size.width} px scrolls sideways`,
+        })
+        .toBeLessThanOrEqual(0);
     await page.screenshot({
       path: path.join(SCREENSHOT_DIR, `${name}-${size.width}.png`),
-      fullPage: true,
+      fullPage: !overlay,
       animations: 'disabled',
     });
   }

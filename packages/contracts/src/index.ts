@@ -9,6 +9,7 @@ export * from './auth.ts';
 export * from './account.ts';
 export * from './applications.ts';
 export * from './region.ts';
+export * from './api-keys.ts';
 export * from './members.ts';
 export * from './control-characters.ts';
 export * from './billing.ts';

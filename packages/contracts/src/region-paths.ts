@@ -10,8 +10,15 @@ export const REGION_PATHS = {
   deactivate: (networkId: string) => `/admin/v1/networks/${encodeURIComponent(networkId)}/deactivate`,
   reactivate: (networkId: string) => `/admin/v1/networks/${encodeURIComponent(networkId)}/reactivate`,
   usage: '/admin/v1/usage',
+  /** A network's API keys: GET lists them, POST creates one (decision 043). */
+  apiKeys: (networkId: string) => `/admin/v1/networks/${encodeURIComponent(networkId)}/api-keys`,
+  apiKeyExpire: (networkId: string, keyId: string) =>
+    `/admin/v1/networks/${encodeURIComponent(networkId)}/api-keys/${encodeURIComponent(keyId)}/expire`,
+  apiKeyRevoke: (networkId: string, keyId: string) =>
+    `/admin/v1/networks/${encodeURIComponent(networkId)}/api-keys/${encodeURIComponent(keyId)}/revoke`,
   // Browser, credentials included.
   sso: (portal: string) => `/api/v2/sso/${encodeURIComponent(portal)}`,
+  /** The setup wizard's key: the network's first key while it works. */
   apiKey: '/admin/v1/network/apikey',
   firstActivity: '/network/first-activity',
   ping: '/ping',

@@ -39,7 +39,15 @@ export const RegionSsoResponseSchema = z.object({
 });
 export type RegionSsoResponse = z.infer<typeof RegionSsoResponseSchema>;
 
-export const ApiKeyResponseSchema = z.object({ apiKey: z.string() });
+/**
+ * The setup wizard's key: the network's first key while it works. Once that key has stopped,
+ * `apiKey` is null and `prefix` names the newest key that still works (null when none does), so
+ * the wizard can point to a key saved from *API keys* (decision 043).
+ */
+export const ApiKeyResponseSchema = z.object({
+  apiKey: z.string().nullable(),
+  prefix: z.string().nullable().optional(),
+});
 export type ApiKeyResponse = z.infer<typeof ApiKeyResponseSchema>;
 export const FirstActivityQuerySchema = z.object({ networkId: z.string().min(1) });
 /** `status` is true once an SDK session has been made with the network's API key. */

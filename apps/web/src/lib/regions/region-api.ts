@@ -1,5 +1,6 @@
 import {
   ApiKeyResponseSchema,
+  type ApiKeyResponse,
   FirstActivityResponseSchema,
   PingResponseSchema,
   PORTAL_SSO_IDENTIFIER,
@@ -76,11 +77,15 @@ const sessionHeaders = (session: Pick<RegionSsoResponse, 'sessionToken'>) => ({
   Authorization: `Bearer ${session.sessionToken}`,
 });
 
+/**
+ * The setup wizard's key: the application's first key while it works; once it has stopped,
+ * `apiKey` is null and `prefix` names the newest key that still works (decision 043).
+ */
 export function getApiKey(
   region: RegionKey,
   session: Pick<RegionSsoResponse, 'sessionToken'>,
   signal?: AbortSignal,
-) {
+): Promise<ApiKeyResponse> {
   return regionRequest(region, REGION_PATHS.apiKey, {
     headers: sessionHeaders(session),
     schema: ApiKeyResponseSchema,

@@ -81,7 +81,9 @@ async function activeApplication(cookie: string, name: string, region: RegionKey
 async function sdkUsers(region: RegionKey, applicationId: string, ...userIds: string[]) {
   const network = await store.networkByApplication(region, applicationId);
   if (!network) throw new Error(`no network for ${applicationId}`);
-  for (const userId of userIds) await createSdkSession(regionUrls[region], network.apiKey, userId);
+  const { apiKey } = await store.setupApiKey(network.networkId);
+  if (!apiKey) throw new Error(`the first key of ${applicationId} has stopped`);
+  for (const userId of userIds) await createSdkSession(regionUrls[region], apiKey, userId);
 }
 
 async function usageRows(applicationId: string, billingCycle: string) {

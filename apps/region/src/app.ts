@@ -7,6 +7,8 @@ import {
   FirstActivityQuerySchema,
   findControlCharacterInRequest,
   PORTAL_SSO_IDENTIFIER,
+  RegionCreateApiKeyRequestSchema,
+  RegionExpireApiKeyRequestSchema,
   REGIONAL_SESSION_CHECK_PATH,
   REGION_PATHS,
   REGIONS,
@@ -16,13 +18,14 @@ import {
   UpdateNetworkRequestSchema,
   UsageQuerySchema,
   type Network,
+  type RegionApiKey,
   type RegionKey,
 } from '@portal/contracts';
 import { z } from 'zod';
 import { consolePage, consoleSignInPage } from './console.ts';
 import { readCookie, sessionCookie } from './cookie.ts';
 import { sameSecret } from './secret.ts';
-import type { RegionStore, StoredNetwork } from './store.ts';
+import { ApiKeyConflict, type RegionStore, type StoredApiKey, type StoredNetwork } from './store.ts';
 
 export interface RegionsOptions {
   /** The regions this process hosts, each under its own prefix. */
@@ -54,6 +57,8 @@ export const DEFAULT_PROVISIONING_DELAY_MS = 3000;
 
 // REGION_PATHS builds request paths and URL-encodes its arguments, so route patterns are spelled out.
 const NETWORK_ROUTE = `${REGION_PATHS.networks}/:networkId`;
+const API_KEYS_ROUTE = `${NETWORK_ROUTE}/api-keys`;
+const API_KEY_ROUTE = `${API_KEYS_ROUTE}/:keyId`;
 
 export function defaultRegionPrefix(region: RegionKey): string {
   return `/regions/${region.toLowerCase()}`;
@@ -92,6 +97,36 @@ function toNetworkBody(network: StoredNetwork): Network {
   };
 }
 
+function toApiKeyBody(key: StoredApiKey): RegionApiKey {
+  return {
+    id: key.keyId,
+    name: key.name,
+    prefix: key.prefix,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    status: key.status,
+  };
+}
+
+/** Why the SDK may not use a stopped key, with the time it stopped. */
+function stoppedKeyRefusal(key: StoredApiKey): RegionError | undefined {
+  if (key.status === 'revoked' && key.revokedAt)
+    return new RegionError(
+      401,
+      'API_KEY_REVOKED',
+      `This API key was revoked at ${key.revokedAt.toISOString()}`,
+    );
+  if (key.status === 'expired' && key.expiresAt)
+    return new RegionError(
+      401,
+      'API_KEY_EXPIRED',
+      `This API key stopped working at ${key.expiresAt.toISOString()}`,
+    );
+  return undefined;
+}
+
 function currentMonth(now = new Date()): string {
   return now.toISOString().slice(0, 7);
 }
@@ -118,6 +153,8 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   scope.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof RegionError)
       return reply.status(error.statusCode).send({ code: error.code, message: error.message });
+    if (error instanceof ApiKeyConflict)
+      return reply.status(409).send({ code: error.code, message: error.message });
     const status = error.statusCode ?? 500;
     if (status < 500)
       return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
@@ -219,6 +256,43 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
   scope.post(`${NETWORK_ROUTE}/reactivate`, { preHandler: requireAdmin }, async (request) => {
     const { networkId } = parse(networkParams, request.params);
     return toNetworkBody(networkOr404(await store.reactivateNetwork(region, networkId)));
+  });
+
+  // The network's keys (decision 043): the portal lists, creates, expires (rotation's overlap) and revokes them.
+
+  const apiKeyParams = networkParams.extend({ keyId: z.string().min(1) });
+
+  const apiKeyOr404 = (key: StoredApiKey | undefined): StoredApiKey => {
+    if (!key) throw new RegionError(404, 'API_KEY_NOT_FOUND', 'No such API key for this network');
+    return key;
+  };
+
+  scope.get(API_KEYS_ROUTE, { preHandler: requireAdmin }, async (request) => {
+    const { networkId } = parse(networkParams, request.params);
+    networkOr404(await store.network(region, networkId));
+    return { results: (await store.listApiKeys(networkId)).map(toApiKeyBody) };
+  });
+
+  scope.post(API_KEYS_ROUTE, { preHandler: requireAdmin }, async (request, reply) => {
+    const { networkId } = parse(networkParams, request.params);
+    const body = parse(RegionCreateApiKeyRequestSchema, request.body);
+    networkOr404(await store.network(region, networkId));
+    const { key, secret } = await store.createApiKey(networkId, body);
+    return reply.status(201).send({ ...toApiKeyBody(key), secret });
+  });
+
+  // A key of another network (or region) answers like a missing one: the network's id scopes every change.
+  scope.post(`${API_KEY_ROUTE}/expire`, { preHandler: requireAdmin }, async (request) => {
+    const { networkId, keyId } = parse(apiKeyParams, request.params);
+    const { expiresAt } = parse(RegionExpireApiKeyRequestSchema, request.body);
+    networkOr404(await store.network(region, networkId));
+    return toApiKeyBody(apiKeyOr404(await store.expireApiKey(networkId, keyId, new Date(expiresAt))));
+  });
+
+  scope.post(`${API_KEY_ROUTE}/revoke`, { preHandler: requireAdmin }, async (request) => {
+    const { networkId, keyId } = parse(apiKeyParams, request.params);
+    networkOr404(await store.network(region, networkId));
+    return toApiKeyBody(apiKeyOr404(await store.revokeApiKey(networkId, keyId)));
   });
 
   scope.get(REGION_PATHS.usage, { preHandler: requireAdmin }, async (request) => {
@@ -334,7 +408,7 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     if (!session)
       throw new RegionError(401, 'UNAUTHORIZED', 'Open the regional session from the portal first');
     const network = networkOr404(await store.networkByApplication(region, session.applicationId));
-    return { apiKey: network.apiKey };
+    return store.setupApiKey(network.networkId);
   });
 
   scope.get(REGION_PATHS.firstActivity, async (request) => {
@@ -357,8 +431,11 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
     if (typeof apiKey !== 'string' || !apiKey)
       throw new RegionError(401, 'INVALID_API_KEY', 'The x-api-key header is required');
     const { userId } = parse(SdkSessionRequestSchema, request.body);
-    const network = await store.networkByApiKey(region, apiKey);
-    if (!network) throw new RegionError(401, 'INVALID_API_KEY', 'The API key is not valid in this region');
+    const found = await store.apiKeyBySecret(region, apiKey);
+    if (!found) throw new RegionError(401, 'INVALID_API_KEY', 'The API key is not valid in this region');
+    const { key, network } = found;
+    const refusal = stoppedKeyRefusal(key);
+    if (refusal) throw refusal;
     if (network.status !== 'active') {
       throw new RegionError(
         403,
@@ -366,7 +443,12 @@ const regionScope: FastifyPluginAsync<RegionScopeOptions> = async (scope, option
         `The network is ${network.status}; SDK sessions need an active network`,
       );
     }
-    await store.recordSdkSession(network.networkId, userId, currentMonth());
+    await store.recordSdkSession({
+      networkId: network.networkId,
+      keyId: key.keyId,
+      userId,
+      month: currentMonth(),
+    });
     return reply.status(201).send({ sessionId: crypto.randomUUID(), userId, networkId: network.networkId });
   });
 

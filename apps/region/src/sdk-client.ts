@@ -30,13 +30,15 @@ export async function createSdkSession(baseUrl: string, apiKey: string, userId: 
   });
   const text = await response.text();
   if (!response.ok) {
-    let message = text;
+    let refusal = text || response.statusText;
     try {
-      message = (JSON.parse(text) as { message?: string }).message ?? text;
+      const body = JSON.parse(text) as { code?: string; message?: string };
+      // The code tells a stopped key (API_KEY_EXPIRED, API_KEY_REVOKED) from a wrong one.
+      if (body.message) refusal = body.code ? `${body.message} (${body.code})` : body.message;
     } catch {
       // Not JSON (a proxy or a wrong URL): the raw text says more than nothing.
     }
-    throw new Error(`${response.status}: ${message || response.statusText}`);
+    throw new Error(`${response.status}: ${refusal}`);
   }
   return SdkSessionResponseSchema.parse(JSON.parse(text));
 }

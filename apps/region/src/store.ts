@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import type { NetworkStatus, RegionKey } from '@portal/contracts';
+import {
+  MAX_WORKING_API_KEYS,
+  type ApiKeyResponse,
+  type ApiKeyStatus,
+  type NetworkStatus,
+  type RegionKey,
+} from '@portal/contracts';
 
 /**
  * The one thing the store needs from a database: parameterised queries answering rows.
@@ -10,6 +16,11 @@ import type { NetworkStatus, RegionKey } from '@portal/contracts';
 export interface SqlExecutor {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
+
+/** `rk_` and the next 8 characters of a key: enough to tell keys apart, so kept in the clear. */
+const API_KEY_PREFIX_LENGTH = 11;
+
+const FIRST_KEY_NAME = 'Default key';
 
 // One statement per entry: PGlite's `query` runs prepared statements, which take only one.
 const MIGRATION = [
@@ -45,6 +56,36 @@ const MIGRATION = [
   )`,
   // The portal session that opened the regional one, re-checked with the portal on every use.
   'ALTER TABLE region.sessions ADD COLUMN IF NOT EXISTS portal_session_id text',
+  // A network's keys (decision 043). Only the first key keeps its secret, which the setup wizard
+  // shows; every later key is shown once, when it is made, and kept as its hash only. A key that
+  // works holds one of the network's places (1 to MAX_WORKING_API_KEYS): the unique index keeps
+  // two keys made at once from both taking the last place, whichever connection makes them.
+  `CREATE TABLE IF NOT EXISTS region.api_keys (
+    key_id text PRIMARY KEY,
+    network_id text NOT NULL REFERENCES region.networks (network_id),
+    name text NOT NULL,
+    prefix text NOT NULL,
+    key_hash text NOT NULL UNIQUE,
+    secret text,
+    place smallint,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz,
+    revoked_at timestamptz,
+    last_used_at timestamptz,
+    UNIQUE (network_id, place)
+  )`,
+  'CREATE INDEX IF NOT EXISTS api_keys_network_idx ON region.api_keys (network_id, created_at)',
+  // A network made before keys had a table of their own moves its key there as its first key.
+  `INSERT INTO region.api_keys (key_id, network_id, name, prefix, key_hash, secret, place, created_at)
+   SELECT 'key_' || network_id, network_id, '${FIRST_KEY_NAME}', left(api_key, ${API_KEY_PREFIX_LENGTH}), api_key_hash, api_key, 1, created_at
+   FROM region.networks WHERE api_key IS NOT NULL
+   ON CONFLICT DO NOTHING`,
+  // The network's own key columns are no longer written or read, but stay (nullable) because
+  // migrations are additive: an instance of the previous release, still running while the next
+  // one starts (docs/deployment.md), reads and writes them; a network it makes then has its key
+  // moved by the statement above at the next start. A later release may drop them.
+  'ALTER TABLE region.networks ALTER COLUMN api_key DROP NOT NULL',
+  'ALTER TABLE region.networks ALTER COLUMN api_key_hash DROP NOT NULL',
 ];
 
 export interface StoredNetwork {
@@ -55,7 +96,6 @@ export interface StoredNetwork {
   region: RegionKey;
   /** The effective status: a provisioning network whose activation time has passed is active. */
   status: NetworkStatus;
-  apiKey: string;
   consoleUrl: string;
   createdAt: Date;
   firstActivityAt: Date | null;
@@ -78,7 +118,6 @@ interface NetworkRow {
   name: string;
   region: RegionKey;
   status: NetworkStatus;
-  api_key: string;
   console_url: string;
   created_at: Date;
   active_at: Date | null;
@@ -86,7 +125,7 @@ interface NetworkRow {
 }
 
 const NETWORK_COLUMNS =
-  'network_id, application_id, organization_id, name, region, status, api_key, console_url, created_at, active_at, first_activity_at';
+  'network_id, application_id, organization_id, name, region, status, console_url, created_at, active_at, first_activity_at';
 
 export function sha256(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
@@ -103,10 +142,78 @@ function toNetwork(row: NetworkRow, now: Date): StoredNetwork {
     name: row.name,
     region: row.region,
     status,
-    apiKey: row.api_key,
     consoleUrl: row.console_url,
     createdAt: row.created_at,
     firstActivityAt: row.first_activity_at,
+  };
+}
+
+/** A key as the store keeps it: never the key itself. */
+export interface StoredApiKey {
+  keyId: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  status: ApiKeyStatus;
+}
+
+interface ApiKeyRow {
+  key_id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+const API_KEY_COLUMNS = 'key_id, name, prefix, created_at, expires_at, revoked_at, last_used_at';
+
+/**
+ * Whether a key still works at the time in parameter `at` ('$n'): not revoked, and no expiry or
+ * one still ahead. Times come from the process clock, never the database's now(), so a portal
+ * run on a set clock (the e2e ClockedPortal) and tests with fake timers agree with the store.
+ */
+const KEY_WORKS_AT = (at: string) => `revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${at})`;
+
+/** A key the store will not make: its id is taken, or the network has its maximum of working keys. */
+export class ApiKeyConflict extends Error {
+  constructor(
+    readonly code: 'API_KEY_EXISTS' | 'API_KEY_LIMIT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function newApiKeySecret(): string {
+  return `rk_${crypto.randomBytes(24).toString('base64url')}`;
+}
+
+function apiKeyPrefix(secret: string): string {
+  return secret.slice(0, API_KEY_PREFIX_LENGTH);
+}
+
+/** A revocation outranks an expiry: the key was stopped on purpose. */
+function apiKeyStatus(row: ApiKeyRow, now: Date): ApiKeyStatus {
+  if (row.revoked_at) return 'revoked';
+  if (!row.expires_at) return 'active';
+  return row.expires_at > now ? 'expiring' : 'expired';
+}
+
+function toApiKey(row: ApiKeyRow, now: Date): StoredApiKey {
+  return {
+    keyId: row.key_id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+    status: apiKeyStatus(row, now),
   };
 }
 
@@ -131,30 +238,41 @@ export class RegionStore {
     for (const statement of MIGRATION) await this.query(statement);
   }
 
-  /** Creates the application's network, or answers the one it already has in that region. */
+  /** Creates the application's network with its first key, or answers the one it already has in that region. */
   async createNetwork(input: CreateNetworkInput): Promise<StoredNetwork> {
     const now = new Date();
     const networkId = `net_${crypto.randomBytes(10).toString('hex')}`;
-    // The emulator keeps the key itself (not only its hash) because GET apikey must show it
-    // again; a real platform would encrypt it at rest.
-    const apiKey = `rk_${crypto.randomBytes(24).toString('base64url')}`;
+    const firstKey = newApiKeySecret();
+    // One statement makes both, atomically, so no network is ever without a key. The first key's
+    // id follows from the network's, as for the keys moved from networks made before keys had a
+    // table.
     const inserted = await this.query<NetworkRow>(
-      `INSERT INTO region.networks
-         (network_id, application_id, organization_id, name, region, status, api_key_hash, api_key, console_url, created_at, active_at)
-       VALUES ($1, $2, $3, $4, $5, 'provisioning', $6, $7, $8, $9, $10)
-       ON CONFLICT (region, application_id) DO NOTHING
-       RETURNING ${NETWORK_COLUMNS}`,
+      `WITH network AS (
+         INSERT INTO region.networks
+           (network_id, application_id, organization_id, name, region, status, console_url, created_at, active_at)
+         VALUES ($1, $2, $3, $4, $5, 'provisioning', $6, $7, $8)
+         ON CONFLICT (region, application_id) DO NOTHING
+         RETURNING ${NETWORK_COLUMNS}
+       ), first_key AS (
+         INSERT INTO region.api_keys (key_id, network_id, name, prefix, key_hash, secret, place, created_at)
+         SELECT 'key_' || network_id, network_id, $9::text, $10::text, $11::text, $12::text, 1, created_at FROM network
+       )
+       SELECT ${NETWORK_COLUMNS} FROM network`,
       [
         networkId,
         input.applicationId,
         input.organizationId,
         input.name,
         input.region,
-        sha256(apiKey),
-        apiKey,
         input.consoleUrl(networkId),
         now,
         new Date(now.getTime() + input.provisioningDelayMs),
+        FIRST_KEY_NAME,
+        apiKeyPrefix(firstKey),
+        sha256(firstKey),
+        // The emulator keeps the first key itself (not only its hash) because the setup wizard
+        // shows it again; a real platform would encrypt it at rest.
+        firstKey,
       ],
     );
     const row = inserted.rows[0];
@@ -176,14 +294,6 @@ export class RegionStore {
     const { rows } = await this.query<NetworkRow>(
       `SELECT ${NETWORK_COLUMNS} FROM region.networks WHERE region = $1 AND application_id = $2`,
       [region, applicationId],
-    );
-    return rows[0] && toNetwork(rows[0], new Date());
-  }
-
-  async networkByApiKey(region: RegionKey, apiKey: string): Promise<StoredNetwork | undefined> {
-    const { rows } = await this.query<NetworkRow>(
-      `SELECT ${NETWORK_COLUMNS} FROM region.networks WHERE region = $1 AND api_key_hash = $2`,
-      [region, sha256(apiKey)],
     );
     return rows[0] && toNetwork(rows[0], new Date());
   }
@@ -220,12 +330,23 @@ export class RegionStore {
     return rows[0] && toNetwork(rows[0], now);
   }
 
-  /** Marks the network's first activity (once) and counts the user as active in that month. */
-  async recordSdkSession(networkId: string, userId: string, month: string): Promise<void> {
+  /**
+   * Records an SDK session: the network's first activity (once), the key's last use, and the user
+   * as active in that month ('YYYY-MM').
+   */
+  async recordSdkSession(session: {
+    networkId: string;
+    keyId: string;
+    userId: string;
+    month: string;
+  }): Promise<void> {
+    const { networkId, keyId, userId, month } = session;
+    const now = new Date();
     await this.query(
       'UPDATE region.networks SET first_activity_at = COALESCE(first_activity_at, $2) WHERE network_id = $1',
-      [networkId, new Date()],
+      [networkId, now],
     );
+    await this.query('UPDATE region.api_keys SET last_used_at = $2 WHERE key_id = $1', [keyId, now]);
     await this.query(
       'INSERT INTO region.active_users (network_id, month, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
       [networkId, month, userId],
@@ -251,6 +372,114 @@ export class RegionStore {
       applicationId: r.application_id,
       activeUsers: r.active_users,
     }));
+  }
+
+  /** The network's keys, newest first. */
+  async listApiKeys(networkId: string): Promise<StoredApiKey[]> {
+    const { rows } = await this.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM region.api_keys WHERE network_id = $1 ORDER BY created_at DESC, key_id DESC`,
+      [networkId],
+    );
+    const now = new Date();
+    return rows.map((row) => toApiKey(row, now));
+  }
+
+  /**
+   * Makes a key under the id the portal chose and answers it with its secret, which is kept as a
+   * hash only. Refused (ApiKeyConflict) when the id is taken or the network already has its
+   * maximum of working keys.
+   */
+  async createApiKey(
+    networkId: string,
+    key: { keyId: string; name: string },
+  ): Promise<{ key: StoredApiKey; secret: string }> {
+    const now = new Date();
+    const secret = newApiKeySecret();
+    // Keys that have stopped (revoked, or past their expiry by now) give their places back.
+    await this.query(
+      `UPDATE region.api_keys SET place = NULL
+       WHERE network_id = $1 AND place IS NOT NULL AND NOT (${KEY_WORKS_AT('$2')})`,
+      [networkId, now],
+    );
+    // Each pass takes the lowest free place. A pass that makes nothing lost that place to a key
+    // made at the same time, which is then seen taken: at most one pass per place.
+    for (let pass = 0; pass <= MAX_WORKING_API_KEYS; pass += 1) {
+      const { rows } = await this.query<ApiKeyRow>(
+        `INSERT INTO region.api_keys (key_id, network_id, name, prefix, key_hash, place, created_at)
+         SELECT $1::text, $2::text, $3::text, $4::text, $5::text, free.place, $6::timestamptz
+         FROM generate_series(1, ${MAX_WORKING_API_KEYS}) AS free (place)
+         WHERE free.place NOT IN (SELECT place FROM region.api_keys WHERE network_id = $2 AND place IS NOT NULL)
+         ORDER BY free.place LIMIT 1
+         ON CONFLICT DO NOTHING
+         RETURNING ${API_KEY_COLUMNS}`,
+        [key.keyId, networkId, key.name, apiKeyPrefix(secret), sha256(secret), now],
+      );
+      const row = rows[0];
+      if (row) return { key: toApiKey(row, now), secret };
+      const taken = await this.query('SELECT 1 FROM region.api_keys WHERE key_id = $1', [key.keyId]);
+      if (taken.rows.length > 0)
+        throw new ApiKeyConflict('API_KEY_EXISTS', `A key with the id '${key.keyId}' exists`);
+      const held = await this.query<{ places: number }>(
+        'SELECT count(*)::int AS places FROM region.api_keys WHERE network_id = $1 AND place IS NOT NULL',
+        [networkId],
+      );
+      if ((held.rows[0]?.places ?? 0) >= MAX_WORKING_API_KEYS) break;
+    }
+    throw new ApiKeyConflict(
+      'API_KEY_LIMIT',
+      `A network has at most ${MAX_WORKING_API_KEYS} keys that work; revoke one or let it expire first`,
+    );
+  }
+
+  /** Sets when the key stops; a key already stopping earlier keeps its earlier time. */
+  async expireApiKey(networkId: string, keyId: string, at: Date): Promise<StoredApiKey | undefined> {
+    // LEAST passes over a NULL: a key without an expiry takes the new one.
+    const { rows } = await this.query<ApiKeyRow>(
+      `UPDATE region.api_keys SET expires_at = LEAST(expires_at, $3::timestamptz)
+       WHERE network_id = $1 AND key_id = $2 RETURNING ${API_KEY_COLUMNS}`,
+      [networkId, keyId, at],
+    );
+    return rows[0] && toApiKey(rows[0], new Date());
+  }
+
+  /** Stops the key now; revoking it again keeps the first revocation's time. */
+  async revokeApiKey(networkId: string, keyId: string): Promise<StoredApiKey | undefined> {
+    const now = new Date();
+    const { rows } = await this.query<ApiKeyRow>(
+      `UPDATE region.api_keys SET revoked_at = COALESCE(revoked_at, $3)
+       WHERE network_id = $1 AND key_id = $2 RETURNING ${API_KEY_COLUMNS}`,
+      [networkId, keyId, now],
+    );
+    return rows[0] && toApiKey(rows[0], now);
+  }
+
+  /** The key an SDK call presents, with its network, when it belongs to a network of this region. */
+  async apiKeyBySecret(
+    region: RegionKey,
+    secret: string,
+  ): Promise<{ key: StoredApiKey; network: StoredNetwork } | undefined> {
+    const { rows } = await this.query<ApiKeyRow & { network_id: string }>(
+      `SELECT network_id, ${API_KEY_COLUMNS} FROM region.api_keys WHERE key_hash = $1`,
+      [sha256(secret)],
+    );
+    const row = rows[0];
+    const network = row && (await this.network(region, row.network_id));
+    return network && { key: toApiKey(row, new Date()), network };
+  }
+
+  /**
+   * What the setup wizard shows: the network's first key while it works; once it has stopped, no
+   * key and the prefix of the newest key that still works (null when none does).
+   */
+  async setupApiKey(networkId: string): Promise<ApiKeyResponse> {
+    // Only the first key keeps a secret, so it sorts before the other working keys.
+    const { rows } = await this.query<{ secret: string | null; prefix: string }>(
+      `SELECT secret, prefix FROM region.api_keys WHERE network_id = $1 AND ${KEY_WORKS_AT('$2')}
+       ORDER BY secret IS NOT NULL DESC, created_at DESC, key_id DESC LIMIT 1`,
+      [networkId, new Date()],
+    );
+    const row = rows[0];
+    return row?.secret ? { apiKey: row.secret } : { apiKey: null, prefix: row?.prefix ?? null };
   }
 
   /** Opens a regional session and answers its token; only the token's hash is kept. */
@@ -299,7 +528,10 @@ export class RegionStore {
 
   /** Ends a regional session, as when the portal no longer vouches for it. */
   async deleteSession(region: RegionKey, token: string): Promise<void> {
-    await this.query('DELETE FROM region.sessions WHERE token_hash = $1 AND region = $2', [sha256(token), region]);
+    await this.query('DELETE FROM region.sessions WHERE token_hash = $1 AND region = $2', [
+      sha256(token),
+      region,
+    ]);
   }
 }
 

@@ -1,6 +1,6 @@
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetwork, openSession, startRegions, type Harness } from './helper.ts';
+import { createNetwork, firstApiKey, openSession, startRegions, type Harness } from './helper.ts';
 
 describe('regional browser API', () => {
   let h: Harness;
@@ -144,6 +144,7 @@ describe('regional browser API', () => {
       await createNetwork(h.app, 'us', 'key-app');
       h.portal.allow('carol', 'key-app');
       const stored = await h.store.networkByApplication('US', 'key-app');
+      const apiKey = await firstApiKey(h.store, stored?.networkId ?? '');
       const cookie = await openSession(h, 'us', 'carol', 'key-app');
       const withSession = await h.app.inject({
         method: 'GET',
@@ -151,7 +152,7 @@ describe('regional browser API', () => {
         headers: { cookie },
       });
       expect(withSession.statusCode).toBe(200);
-      expect(withSession.json()).toEqual({ apiKey: stored?.apiKey });
+      expect(withSession.json()).toEqual({ apiKey });
       const without = await h.app.inject({ method: 'GET', url: '/regions/us/admin/v1/network/apikey' });
       expect(without.statusCode).toBe(401);
       // A session of one region is not a session of another.
@@ -165,7 +166,7 @@ describe('regional browser API', () => {
 
     it('reports first activity false, then true after an SDK session', async () => {
       const network = await createNetwork(h.app, 'eu', 'first-app');
-      const stored = await h.store.network('EU', network.networkId);
+      const apiKey = await firstApiKey(h.store, network.networkId);
       h.portal.allow('dave', 'first-app');
       const cookie = await openSession(h, 'eu', 'dave', 'first-app');
       const url = `/regions/eu/network/first-activity?networkId=${network.networkId}`;
@@ -175,7 +176,7 @@ describe('regional browser API', () => {
       const sdk = await h.app.inject({
         method: 'POST',
         url: '/regions/eu/sdk/v1/sessions',
-        headers: { 'x-api-key': stored?.apiKey ?? '' },
+        headers: { 'x-api-key': apiKey },
         payload: { userId: 'u1' },
       });
       expect(sdk.statusCode).toBe(201);

@@ -41,6 +41,13 @@ export async function startRegions(
 
 export const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
+/** The network's first key, as the setup wizard reads it; fails once that key has stopped. */
+export async function firstApiKey(store: RegionStore, networkId: string): Promise<string> {
+  const { apiKey } = await store.setupApiKey(networkId);
+  if (!apiKey) throw new Error(`the first key of ${networkId} has stopped`);
+  return apiKey;
+}
+
 export async function createNetwork(
   app: FastifyInstance,
   region: string,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { admin, createNetwork, startRegions, type Harness } from './helper.ts';
+import { admin, createNetwork, firstApiKey, startRegions, type Harness } from './helper.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const run = promisify(execFile);
@@ -27,15 +27,11 @@ describe('SDK sessions and monthly active users', () => {
       payload: { userId },
     });
 
-  async function keyOf(region: 'SG' | 'EU' | 'US', networkId: string) {
-    const network = await h.store.network(region, networkId);
-    if (!network) throw new Error(`no network ${networkId}`);
-    return network.apiKey;
-  }
+  const keyOf = (networkId: string) => firstApiKey(h.store, networkId);
 
   it('opens a session for a valid key and answers its ids', async () => {
     const network = await createNetwork(h.app, 'eu', 'sdk-ok');
-    const response = await sdkSession('eu', await keyOf('EU', network.networkId), 'alice');
+    const response = await sdkSession('eu', await keyOf(network.networkId), 'alice');
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
       userId: 'alice',
@@ -47,7 +43,7 @@ describe('SDK sessions and monthly active users', () => {
   it('refuses a wrong key, and a key of another region', async () => {
     const network = await createNetwork(h.app, 'sg', 'sdk-wrong');
     expect((await sdkSession('sg', 'rk_not-a-key', 'alice')).statusCode).toBe(401);
-    expect((await sdkSession('us', await keyOf('SG', network.networkId), 'alice')).statusCode).toBe(401);
+    expect((await sdkSession('us', await keyOf(network.networkId), 'alice')).statusCode).toBe(401);
     expect(
       (await h.app.inject({ method: 'POST', url: '/regions/sg/sdk/v1/sessions', payload: { userId: 'a' } }))
         .statusCode,
@@ -56,7 +52,7 @@ describe('SDK sessions and monthly active users', () => {
 
   it('refuses an inactive network until it is reactivated', async () => {
     const network = await createNetwork(h.app, 'eu', 'sdk-inactive');
-    const key = await keyOf('EU', network.networkId);
+    const key = await keyOf(network.networkId);
     await h.app.inject({
       method: 'POST',
       url: `/regions/eu/admin/v1/networks/${network.networkId}/deactivate`,
@@ -77,7 +73,7 @@ describe('SDK sessions and monthly active users', () => {
   it('counts a user once a month however often they connect, and each user once', async () => {
     const network = await createNetwork(h.app, 'us', 'mau-app');
     const quiet = await createNetwork(h.app, 'us', 'mau-quiet');
-    const key = await keyOf('US', network.networkId);
+    const key = await keyOf(network.networkId);
     await sdkSession('us', key, 'alice');
     await sdkSession('us', key, 'alice');
     const usageOf = async () => {
@@ -121,7 +117,7 @@ describe('a network still provisioning', () => {
     const h = await startRegions({ provisioningDelayMs: 60_000 });
     onTestFinished(() => h.close());
     const network = await createNetwork(h.app, 'eu', 'sdk-provisioning');
-    const key = (await h.store.network('EU', network.networkId))?.apiKey ?? '';
+    const key = await firstApiKey(h.store, network.networkId);
     const response = await h.app.inject({
       method: 'POST',
       url: '/regions/eu/sdk/v1/sessions',
@@ -149,7 +145,7 @@ describe('the sample client (npm run sdk)', () => {
 
   it('makes a real SDK session call that turns first activity on', async () => {
     const network = await createNetwork(h.app, 'eu', 'cli-app');
-    const key = (await h.store.network('EU', network.networkId))?.apiKey ?? '';
+    const key = await firstApiKey(h.store, network.networkId);
     const { stdout } = await sdk(
       ['ping', '--region', 'eu', '--api-key', key, '--user', 'alice', '--base-url', baseUrl],
       { REGION_EU_URL: '' },
@@ -161,7 +157,7 @@ describe('the sample client (npm run sdk)', () => {
 
   it('follows REGION_*_URL over the base URL', async () => {
     const network = await createNetwork(h.app, 'sg', 'cli-override');
-    const key = (await h.store.network('SG', network.networkId))?.apiKey ?? '';
+    const key = await firstApiKey(h.store, network.networkId);
     const { stdout } = await sdk(
       ['ping', '--region', 'SG', '--api-key', key, '--user', 'bob', '--base-url', 'http://127.0.0.1:9'],
       {

@@ -1,5 +1,5 @@
 import { and, eq, ne } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 
 /** What may change of an organisation here: anything but its balance and account status, which the ledger alone writes. */
@@ -18,6 +18,16 @@ export async function updateOrganization(
     .set({ ...values, updatedAt: new Date() })
     .where(eq(schema.organization.id, organizationId))
     .returning();
+  return row;
+}
+
+/** The organisation's row, locked until the transaction ends: a change reads what it replaces. */
+export async function lockOrganization(tx: Tx, organizationId: string) {
+  const [row] = await tx
+    .select()
+    .from(schema.organization)
+    .where(eq(schema.organization.id, organizationId))
+    .for('update');
   return row;
 }
 

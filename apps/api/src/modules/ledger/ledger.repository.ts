@@ -201,6 +201,25 @@ export async function findAccount(executor: Executor, organizationId: string) {
   return row;
 }
 
+/**
+ * The organisation's name, account status and why it is inactive, its row locked until the
+ * transaction ends: a status change reads what it replaces, and no other change comes between.
+ */
+export async function lockAccount(tx: Tx, organizationId: string) {
+  const { organization } = schema;
+  const [row] = await tx
+    .select({
+      name: organization.name,
+      accountStatus: organization.accountStatus,
+      inactiveReason: organization.inactiveReason,
+    })
+    .from(organization)
+    .where(eq(organization.id, organizationId))
+    .for('no key update');
+  if (!row) throw new Error(`organisation ${organizationId} not found`);
+  return row;
+}
+
 /** Whether the organisation still owes money: a service charge not (fully) paid, or being paid by card. */
 export async function hasOpenCharges(executor: Executor, organizationId: string): Promise<boolean> {
   const [row] = await executor
@@ -361,15 +380,18 @@ export async function claimTransactionForPayment(tx: Tx, organizationId: string,
   return row;
 }
 
-/** Ends a card payment of a service charge: paid with what the card paid added, or open again. */
+/**
+ * Ends a card payment of a service charge: paid with what the card paid added, or open again;
+ * answers the transaction so ended, undefined when it was not being paid.
+ */
 export async function finishTransactionPayment(
   tx: Tx,
   organizationId: string,
   transactionId: number,
   outcome: { paidCents: number; paidAt: Date } | 'refused',
-) {
+): Promise<TransactionRow | undefined> {
   const { ledgerTransaction: transactions } = schema;
-  await tx
+  const [row] = await tx
     .update(transactions)
     .set(
       outcome === 'refused'
@@ -386,7 +408,9 @@ export async function finishTransactionPayment(
         eq(transactions.id, transactionId),
         eq(transactions.status, 'processing'),
       ),
-    );
+    )
+    .returning();
+  return row;
 }
 
 /** The organisation's open service charges, oldest first, locked for settlement from the balance. */

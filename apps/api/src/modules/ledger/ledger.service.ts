@@ -1,17 +1,23 @@
-import type { Db, Executor, Tx } from '../../db/client.ts';
+import { padTransactionId } from '@portal/contracts';
+import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
+import { SYSTEM_AUDIT_CONTEXT, type AuditContext } from '../audit-log/audit-context.ts';
+import { changedFields, record, type AuditTarget } from '../audit-log/audit-log.record.ts';
 import { settleFromBalance, type ChargeSettlement } from './balance-settlement.ts';
+import { invoiceNumber } from './invoice-number.ts';
 import { reactivateApplicationsSoon } from './ledger.jobs.ts';
 import {
   findAccount,
   findCreditAmount,
   findTransaction,
+  finishTransactionPayment,
   hasOpenCharges,
   insertCycleTransaction,
   insertOperatorTransaction,
   insertPaidTransaction,
   listOverdueFlatRateInvoices,
+  lockAccount,
   lockBalance,
   lockOpenCharges,
   markAccountActive,
@@ -35,6 +41,86 @@ export {
   clearOwedInactiveNotice,
   finishTransactionPayment,
 } from './ledger.repository.ts';
+
+/** Why an account's status changed, as its audit entry says. */
+type AccountStatusCause =
+  /** A month's PAYG charge is left due with the balance at its minimum. */
+  | 'balance_exhausted'
+  /** A flat-rate invoice stayed open for the grace period. */
+  | 'unpaid_invoice'
+  /** Nothing is due any more: a payment, a top-up or a new card settled the debt. */
+  | 'nothing_due'
+  | 'operator';
+
+/** An amount as the audit log shows it, in USD with two decimals beside a `currency` of USD. */
+export function auditAmount(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** A transaction as the audit log names it: by its invoice number when it has an invoice. */
+function transactionTarget(row: Pick<TransactionRow, 'id' | 'invoiceType'>): AuditTarget {
+  const id = padTransactionId(row.id);
+  return { type: 'transaction', id, name: row.invoiceType ? invoiceNumber(row.id) : id };
+}
+
+/**
+ * Changes the account status with `write` in the caller's transaction, the organisation's row
+ * locked first so the entry's before is what the change replaced, and records the change with its
+ * cause; a write that changed nothing records nothing. Answers whether the status changed.
+ */
+async function changeAccountStatus(
+  tx: Tx,
+  organizationId: string,
+  write: () => Promise<unknown>,
+  { cause, context }: { cause: AccountStatusCause; context: AuditContext },
+): Promise<boolean> {
+  const before = await lockAccount(tx, organizationId);
+  await write();
+  const after = await lockAccount(tx, organizationId);
+  const changes = changedFields(
+    { status: before.accountStatus, inactiveReason: before.inactiveReason },
+    { status: after.accountStatus, inactiveReason: after.inactiveReason },
+  );
+  if (Object.keys(changes).length === 0) return false;
+  await record(tx, {
+    organizationId,
+    action: after.accountStatus === 'active' ? 'account.made_active' : 'account.made_inactive',
+    target: { type: 'organization', id: organizationId, name: after.name },
+    changes: { ...changes, reason: { after: cause } },
+    context,
+  });
+  return 'status' in changes;
+}
+
+/** How a charge was paid, as its audit entry says: what this payment paid, and with what. */
+type ChargePayment =
+  | { paidCents: number; creditCents: number; paidWith: 'balance' }
+  | { paidCents: number; paidWith: 'card'; card: string };
+
+/** Records a charge (an invoice or a miscellaneous charge) paid in full. */
+function recordChargePaid(
+  tx: Tx,
+  organizationId: string,
+  charge: Pick<TransactionRow, 'id' | 'invoiceType'>,
+  payment: ChargePayment,
+  context: AuditContext,
+) {
+  return record(tx, {
+    organizationId,
+    action: 'billing.invoice_paid',
+    target: transactionTarget(charge),
+    changes: {
+      status: { before: 'open', after: 'paid' },
+      paid: { after: auditAmount(payment.paidCents) },
+      currency: { after: 'USD' },
+      paidWith: { after: payment.paidWith },
+      ...(payment.paidWith === 'card' && { card: { after: payment.card } }),
+      ...(payment.paidWith === 'balance' &&
+        payment.creditCents > 0 && { credit: { after: auditAmount(payment.creditCents) } }),
+    },
+    context,
+  });
+}
 
 /** How long an inactive account keeps its applications running, and how long a flat-rate invoice may stay open. */
 export const GRACE_DAYS = 30;
@@ -93,11 +179,12 @@ export async function creditTrial(
 /**
  * Pays what a charge still owes from the balance down to its minimum, after the credit covering it:
  * the balance movement against the charge and the charge's new status, in the caller's transaction.
+ * A charge so paid in full is recorded as paid by the system.
  */
 async function payFromBalance(
   tx: Tx,
   organizationId: string,
-  charge: Pick<TransactionRow, 'id' | 'amountCents' | 'paymentAmountCents'>,
+  charge: Pick<TransactionRow, 'id' | 'invoiceType' | 'amountCents' | 'paymentAmountCents'>,
   {
     creditCents,
     creditTransactionId,
@@ -117,6 +204,10 @@ async function payFromBalance(
     paidAt: settlement.status === 'paid' ? now : null,
     creditTransactionId,
   });
+  if (settlement.status === 'paid') {
+    const payment = { paidCents: settlement.paidCents, creditCents, paidWith: 'balance' } as const;
+    await recordChargePaid(tx, organizationId, charge, payment, SYSTEM_AUDIT_CONTEXT);
+  }
   return settlement;
 }
 
@@ -132,7 +223,11 @@ export async function payMonthlyCharge(
 ): Promise<{ settlement: ChargeSettlement; becameInactive: boolean }> {
   const settlement = await payFromBalance(tx, organizationId, charge, options);
   const becameInactive =
-    settlement.accountBecomesInactive && (await markAccountInactive(tx, organizationId, charge.id));
+    settlement.accountBecomesInactive &&
+    (await changeAccountStatus(tx, organizationId, () => markAccountInactive(tx, organizationId, charge.id), {
+      cause: 'balance_exhausted',
+      context: SYSTEM_AUDIT_CONTEXT,
+    }));
   return { settlement, becameInactive };
 }
 
@@ -155,11 +250,34 @@ async function payOpenChargesFromBalance(tx: Tx, organizationId: string, now: Da
 }
 
 /**
+ * Ends a card payment of a charge as paid with what the card paid, and records the charge paid by
+ * the card (`card`: its brand and last four digits) in the caller's transaction.
+ */
+export async function payChargeByCard(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  payment: { paidCents: number; paidAt: Date; card: string },
+  context: AuditContext,
+) {
+  const paid = await finishTransactionPayment(tx, organizationId, transactionId, payment);
+  if (paid) {
+    const { paidCents, card } = payment;
+    await recordChargePaid(tx, organizationId, paid, { paidCents, paidWith: 'card', card }, context);
+  }
+}
+
+/**
  * Writes a top-up a card paid, with the free credit it earned, raises the balance by the amount
  * topped up (what the card paid before tax, and the free credit) and pays the open charges from it;
- * answers the top-up's transaction id.
+ * records the top-up (`card`: its brand and last four digits) and answers its transaction id.
  */
-export async function recordTopUp(tx: Tx, organizationId: string, topUp: PaidTopUp, paidAt: Date) {
+export async function recordTopUp(
+  tx: Tx,
+  organizationId: string,
+  topUp: PaidTopUp,
+  { paidAt, card, context }: { paidAt: Date; card: string; context: AuditContext },
+) {
   await lockBalance(tx, organizationId);
   const credit =
     topUp.freeCreditCents > 0
@@ -185,6 +303,19 @@ export async function recordTopUp(tx: Tx, organizationId: string, topUp: PaidTop
   });
   await moveBalance(tx, organizationId, row.id, topUp.topUpAmountCents - topUp.freeCreditCents);
   if (credit) await moveBalance(tx, organizationId, credit.id, topUp.freeCreditCents);
+  await record(tx, {
+    organizationId,
+    action: 'billing.top_up',
+    target: transactionTarget(row),
+    changes: {
+      amount: { after: auditAmount(topUp.topUpAmountCents) },
+      currency: { after: 'USD' },
+      ...(topUp.freeCreditCents > 0 && { freeCredit: { after: auditAmount(topUp.freeCreditCents) } }),
+      charged: { after: auditAmount(topUp.amountCents) },
+      card: { after: card },
+    },
+    context,
+  });
   await payOpenChargesFromBalance(tx, organizationId, paidAt);
   return row.id;
 }
@@ -197,17 +328,25 @@ export async function recordTopUp(tx: Tx, organizationId: string, topUp: PaidTop
 export async function activateWhenNothingDue(tx: Tx, organizationId: string): Promise<boolean> {
   if ((await findAccount(tx, organizationId))?.inactiveReason !== 'billing') return false;
   if (await hasOpenCharges(tx, organizationId)) return false;
-  return markAccountActive(tx, organizationId, 'billing');
+  return changeAccountStatus(tx, organizationId, () => markAccountActive(tx, organizationId, 'billing'), {
+    cause: 'nothing_due',
+    context: SYSTEM_AUDIT_CONTEXT,
+  });
 }
 
 /**
  * Flat-rate invoices open for the grace period make their accounts inactive for billing, each owing
- * its super-admins a notice of the invoice.
+ * its super-admins a notice of the invoice; each account in a database transaction of its own.
  */
-export async function inactivateForOverdueInvoices(executor: Executor, now: Date) {
+export async function inactivateForOverdueInvoices(db: Db, now: Date) {
   const issuedBefore = new Date(now.getTime() - GRACE_DAYS * DAY_MS);
-  for (const overdue of await listOverdueFlatRateInvoices(executor, issuedBefore)) {
-    await markAccountInactive(executor, overdue.organizationId, overdue.transactionId);
+  for (const { organizationId, transactionId } of await listOverdueFlatRateInvoices(db, issuedBefore)) {
+    await db.transaction((tx) =>
+      changeAccountStatus(tx, organizationId, () => markAccountInactive(tx, organizationId, transactionId), {
+        cause: 'unpaid_invoice',
+        context: SYSTEM_AUDIT_CONTEXT,
+      }),
+    );
   }
 }
 
@@ -229,8 +368,9 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
     /**
      * Raises an organisation's prepaid balance by credit an operator grants: the service credit and
      * the balance movement it causes are written in one database transaction, so neither exists
-     * without the other. Money still due stays due: settling it is the payment's work. Repeated with
-     * its idempotency key (a retry after a lost answer), it answers the grant made.
+     * without the other, with the grant's audit entry. Money still due stays due: settling it is the
+     * payment's work. Repeated with its idempotency key (a retry after a lost answer), it answers the
+     * grant made and records nothing more.
      */
     async grantCredit(
       organizationId: string,
@@ -239,7 +379,8 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
         note,
         idempotencyKey,
         now = new Date(),
-      }: { amountCents: number; note: string; idempotencyKey?: string; now?: Date },
+        context,
+      }: { amountCents: number; note: string; idempotencyKey?: string; now?: Date; context: AuditContext },
     ): Promise<CreditGrant> {
       return db.transaction(async (tx) => {
         // The row lock orders this grant with a billing run paying from the same balance, and a
@@ -255,6 +396,18 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
         });
         if (credit) {
           const balanceCents = await moveBalance(tx, organizationId, credit.id, amountCents);
+          await record(tx, {
+            organizationId,
+            action: 'operator.credit_granted',
+            target: transactionTarget(credit),
+            changes: {
+              amount: { after: auditAmount(amountCents) },
+              currency: { after: 'USD' },
+              note: { after: note },
+              balance: { before: auditAmount(balance.balanceCents), after: auditAmount(balanceCents) },
+            },
+            context,
+          });
           return { transactionId: credit.id, amountCents, balanceCents, alreadyGranted: false };
         }
         const earlier = idempotencyKey
@@ -279,13 +432,14 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
     /**
      * Opens a miscellaneous charge an operator raises (decision 040): a transaction of type `other`,
      * open until paid by card, its tax worked out by the caller. It moves no balance and leaves the
-     * account status alone. Repeated with its idempotency key (a retry after a lost answer), it
-     * answers the charge raised; the key with another amount or notes is refused.
+     * account status alone; its audit entry is written with it. Repeated with its idempotency key (a
+     * retry after a lost answer), it answers the charge raised and records nothing more; the key with
+     * another amount or notes is refused.
      */
     async openMiscellaneousCharge(
       organizationId: string,
       charge: { amountCents: number; taxAmountCents: number; taxRatePercent: string; notes: string },
-      idempotencyKey?: string,
+      { idempotencyKey, context }: { idempotencyKey?: string; context: AuditContext },
     ): Promise<MiscellaneousCharge> {
       return db.transaction(async (tx) => {
         const opened = await insertOperatorTransaction(tx, organizationId, {
@@ -294,7 +448,22 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
           ...charge,
           idempotencyKey: idempotencyKey ?? null,
         });
-        if (opened) return { transaction: opened, alreadyCreated: false };
+        if (opened) {
+          await record(tx, {
+            organizationId,
+            action: 'operator.charge_raised',
+            target: transactionTarget(opened),
+            changes: {
+              amount: { after: auditAmount(charge.amountCents - charge.taxAmountCents) },
+              tax: { after: auditAmount(charge.taxAmountCents) },
+              total: { after: auditAmount(charge.amountCents) },
+              currency: { after: 'USD' },
+              notes: { after: charge.notes },
+            },
+            context,
+          });
+          return { transaction: opened, alreadyCreated: false };
+        }
         const earlier = idempotencyKey
           ? await findTransaction(tx, organizationId, { idempotencyKey })
           : undefined;
@@ -334,13 +503,22 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
      * The operator's word on the account status. Inactive is a suspension (reason operator), also
      * over billing inactivity, which payments and new cards do not lift. Active lifts either reason,
      * and the account gets back the applications the system deactivated while it was inactive,
-     * through the same job a settled debt sends.
+     * through the same job a settled debt sends. A change is recorded as the operator's; a status
+     * the account has already (a suspension repeated) records nothing.
      */
-    async setStatusByOperator(organizationId: string, status: 'active' | 'inactive') {
-      if (status === 'inactive') await suspendAccount(db, organizationId);
-      else if (await markAccountActive(db, organizationId)) {
-        await reactivateApplicationsSoon(jobQueue, organizationId);
-      }
+    async setStatusByOperator(organizationId: string, status: 'active' | 'inactive', context: AuditContext) {
+      const madeActive = await db.transaction((tx) =>
+        changeAccountStatus(
+          tx,
+          organizationId,
+          () =>
+            status === 'inactive'
+              ? suspendAccount(tx, organizationId)
+              : markAccountActive(tx, organizationId),
+          { cause: 'operator', context },
+        ),
+      );
+      if (status === 'active' && madeActive) await reactivateApplicationsSoon(jobQueue, organizationId);
     },
   };
 }

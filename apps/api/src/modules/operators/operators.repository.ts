@@ -65,8 +65,8 @@ export async function countApplicationsAndMembers(executor: Executor, organizati
 }
 
 /**
- * The user with this address (any case), locked for the transaction, with the organisation they are
- * a member of and whether it requires a second factor.
+ * The user with this address (any case), locked for the transaction, with their membership, the
+ * organisation they are a member of and whether it requires a second factor.
  */
 export async function lockUserByEmail(tx: Tx, email: string) {
   const { member, organization, user } = schema;
@@ -75,6 +75,7 @@ export async function lockUserByEmail(tx: Tx, email: string) {
       id: user.id,
       email: user.email,
       twoFactorEnabled: user.twoFactorEnabled,
+      memberId: member.id,
       organizationId: member.organizationId,
       requireTwoFactor: organization.requireTwoFactor,
     })

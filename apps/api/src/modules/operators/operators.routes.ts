@@ -23,6 +23,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isSameSecret } from '../../auth/secret.ts';
 import { AppError } from '../../errors.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { operatorToken } from './operator-token.ts';
 import { operatorsService } from './operators.service.ts';
 
@@ -71,31 +72,33 @@ export async function operatorsRoutes(app: FastifyInstance) {
   r.put(
     '/organizations/:organization/contract',
     { schema: { params, body: SetContractRequestSchema, response: organization } },
-    async (request) => service.setContract(request.params.organization, request.body),
+    async (request) => service.setContract(request.params.organization, request.body, requestOrigin(request)),
   );
 
   r.put(
     '/organizations/:organization/limits',
     { schema: { params, body: SetLimitsRequestSchema, response: organization } },
-    async (request) => service.setLimits(request.params.organization, request.body),
+    async (request) => service.setLimits(request.params.organization, request.body, requestOrigin(request)),
   );
 
   r.put(
     '/organizations/:organization/status',
     { schema: { params, body: SetStatusRequestSchema, response: organization } },
-    async (request) => service.setStatus(request.params.organization, request.body),
+    async (request) => service.setStatus(request.params.organization, request.body, requestOrigin(request)),
   );
 
   r.put(
     '/organizations/:organization/billing-country',
     { schema: { params, body: SetBillingCountryRequestSchema, response: organization } },
-    async (request) => service.setBillingCountry(request.params.organization, request.body),
+    async (request) =>
+      service.setBillingCountry(request.params.organization, request.body, requestOrigin(request)),
   );
 
   r.put(
     '/organizations/:organization/free-credit',
     { schema: { params, body: SetFreeCreditRequestSchema, response: organization } },
-    async (request) => service.setFreeCredit(request.params.organization, request.body),
+    async (request) =>
+      service.setFreeCredit(request.params.organization, request.body, requestOrigin(request)),
   );
 
   r.post(
@@ -108,7 +111,11 @@ export async function operatorsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const grant = await service.grantCredit(request.params.organization, request.body);
+      const grant = await service.grantCredit(
+        request.params.organization,
+        request.body,
+        requestOrigin(request),
+      );
       // A repeat with the same idempotency key created nothing.
       return reply.status(grant.alreadyGranted ? 200 : 201).send(grant);
     },
@@ -127,7 +134,11 @@ export async function operatorsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const charge = await service.createMiscellaneousCharge(request.params.organization, request.body);
+      const charge = await service.createMiscellaneousCharge(
+        request.params.organization,
+        request.body,
+        requestOrigin(request),
+      );
       // A repeat with the same idempotency key created nothing.
       return reply.status(charge.alreadyCreated ? 200 : 201).send(charge);
     },
@@ -151,7 +162,7 @@ export async function operatorsRoutes(app: FastifyInstance) {
       schema: { body: ResetTwoFactorRequestSchema, response: { 200: ResetTwoFactorResponseSchema } },
     },
     async (request) => {
-      const reset = await service.resetTwoFactor(request.body);
+      const reset = await service.resetTwoFactor(request.body, requestOrigin(request));
       // Kept in the log: no member sees this action in the portal.
       request.log.info(
         { email: reset.email, organizationId: reset.organizationId, hadSecondFactor: reset.hadSecondFactor },

@@ -1,4 +1,5 @@
 import type {
+  AuditValue,
   CreateMiscellaneousChargeRequest,
   CreateMiscellaneousChargeResponse,
   GrantCreditRequest,
@@ -24,7 +25,14 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { JobQueue } from '../../plugins/job-queue.ts';
 import type { RegionClient } from '../../regions/region-client.ts';
-import { hasCardPayment, updateOrganization } from '../accounts/accounts.repository.ts';
+import {
+  hasCardPayment,
+  lockOrganization,
+  updateOrganization,
+  type OrganizationChanges,
+} from '../accounts/accounts.repository.ts';
+import { operatorAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
+import { changedFields, record } from '../audit-log/audit-log.record.ts';
 import {
   billingCycleOf,
   centsToUsd,
@@ -35,7 +43,7 @@ import {
 import { findTaxRatePercent } from '../billing/billing.repository.ts';
 import { importUsage, sendOwedInactiveNotices } from '../billing/billing.jobs.ts';
 import type { Billing } from '../billing/billing.plugin.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import { auditAmount, type LedgerService } from '../ledger/ledger.service.ts';
 import { isKnownCountry, isKnownSubdivision } from '../utils/geography.ts';
 import { queueTwoFactorResetMail } from './operators.jobs.ts';
 import {
@@ -67,6 +75,27 @@ const PAYG_CONTRACT = {
   supportPlan: '',
   supportPlanFeeCents: 0,
 } as const;
+
+/** What each of the operator's changes to an organisation shows in its audit log, by field. */
+const AUDITED_FIELDS = {
+  'operator.contract_changed': (row) => ({
+    contractType: row.contractType,
+    licenseMau: row.licenseMau,
+    licenseFee: auditAmount(row.licenseFeeCents),
+    overagePlan: row.contractPlan,
+    supportPlan: row.supportPlan,
+    supportPlanFee: auditAmount(row.supportPlanFeeCents),
+  }),
+  'operator.limits_changed': (row) => ({
+    applicationLimit: row.applicationLimit,
+    memberLimit: row.memberLimit,
+  }),
+  'operator.billing_country_changed': (row) => ({
+    billingCountry: row.billingCountry,
+    billingState: row.billingState,
+  }),
+  'operator.free_credit_changed': (row) => ({ freeCredit: row.isFreeCredit }),
+} satisfies Record<string, (row: OrganizationRow) => Record<string, AuditValue>>;
 
 function toSummary(row: OrganizationRow): OperatorOrganizationSummary {
   return {
@@ -127,9 +156,33 @@ export function operatorsService({
     };
   }
 
-  async function update(reference: string, values: Parameters<typeof updateOrganization>[2]) {
+  /**
+   * Changes the organisation a reference names with the values `change` makes of its row, and
+   * records in the same transaction the fields of `action` that changed; a change that changes none
+   * records nothing.
+   */
+  async function update(
+    reference: string,
+    origin: RequestOrigin,
+    action: keyof typeof AUDITED_FIELDS,
+    change: (current: OrganizationRow) => OrganizationChanges,
+  ) {
     const organizationId = await resolveOrganizationId(reference);
-    await updateOrganization(db, organizationId, values);
+    await db.transaction(async (tx) => {
+      const before = await lockOrganization(tx, organizationId);
+      if (!before) throw new AppError('NOT_FOUND');
+      const after = await updateOrganization(tx, organizationId, change(before));
+      if (!after) throw new AppError('NOT_FOUND');
+      const changes = changedFields(AUDITED_FIELDS[action](before), AUDITED_FIELDS[action](after));
+      if (Object.keys(changes).length === 0) return;
+      await record(tx, {
+        organizationId,
+        action,
+        target: { type: 'organization', id: organizationId, name: after.name },
+        changes,
+        context: operatorAuditContext(origin),
+      });
+    });
     return present(organizationId);
   }
 
@@ -147,30 +200,43 @@ export function operatorsService({
     },
 
     /** Replaces the contract; from the next month's bill on, the organisation is billed by it. */
-    async setContract(reference: string, contract: SetContractRequest): Promise<OperatorOrganization> {
-      if (contract.type === 'payg') return update(reference, PAYG_CONTRACT);
-      return update(reference, {
+    async setContract(
+      reference: string,
+      contract: SetContractRequest,
+      origin: RequestOrigin,
+    ): Promise<OperatorOrganization> {
+      if (contract.type === 'payg')
+        return update(reference, origin, 'operator.contract_changed', () => PAYG_CONTRACT);
+      return update(reference, origin, 'operator.contract_changed', () => ({
         contractType: 'flat_rate',
         licenseMau: contract.licenseMau ?? 0,
         licenseFeeCents: usdToCents(contract.licenseFee ?? '0'),
         contractPlan: contract.overagePlan ?? PAYG_CONTRACT.contractPlan,
         supportPlan: contract.supportPlan ?? '',
         supportPlanFeeCents: usdToCents(contract.supportPlanFee ?? '0'),
-      });
+      }));
     },
 
     /** New limits hold for what is added from now on; what exists above them stays. */
-    async setLimits(reference: string, limits: SetLimitsRequest): Promise<OperatorOrganization> {
-      return update(reference, {
+    async setLimits(
+      reference: string,
+      limits: SetLimitsRequest,
+      origin: RequestOrigin,
+    ): Promise<OperatorOrganization> {
+      return update(reference, origin, 'operator.limits_changed', () => ({
         ...(limits.applications !== undefined && { applicationLimit: limits.applications }),
         ...(limits.members !== undefined && { memberLimit: limits.members }),
-      });
+      }));
     },
 
     /** Sets the account status as the ledger's rule for an operator's word has it. */
-    async setStatus(reference: string, { status }: SetStatusRequest): Promise<OperatorOrganization> {
+    async setStatus(
+      reference: string,
+      { status }: SetStatusRequest,
+      origin: RequestOrigin,
+    ): Promise<OperatorOrganization> {
       const organizationId = await resolveOrganizationId(reference);
-      await ledger.setStatusByOperator(organizationId, status);
+      await ledger.setStatusByOperator(organizationId, status, operatorAuditContext(origin));
       return present(organizationId);
     },
 
@@ -182,30 +248,34 @@ export function operatorsService({
     async setBillingCountry(
       reference: string,
       { country }: SetBillingCountryRequest,
+      origin: RequestOrigin,
     ): Promise<OperatorOrganization> {
-      const organizationId = await resolveOrganizationId(reference);
+      // An unknown organisation is a 404 before a bad country is a 400.
+      await resolveOrganizationId(reference);
       if (!isKnownCountry(country)) {
         throw new AppError('VALIDATION_ERROR', {
           field: 'country',
           message: `country: ${country} is not a country the portal knows (ISO 3166-1, such as SG).`,
         });
       }
-      const row = await findOrganization(db, organizationId);
-      if (!row) throw new AppError('NOT_FOUND');
-      await updateOrganization(db, organizationId, {
+      return update(reference, origin, 'operator.billing_country_changed', (current) => ({
         billingCountry: country,
-        ...(!isKnownSubdivision(country, row.billingState) && { billingState: '' }),
-      });
-      return present(organizationId);
+        ...(!isKnownSubdivision(country, current.billingState) && { billingState: '' }),
+      }));
     },
 
-    async setFreeCredit(reference: string, { enabled }: SetFreeCreditRequest): Promise<OperatorOrganization> {
-      return update(reference, { isFreeCredit: enabled });
+    async setFreeCredit(
+      reference: string,
+      { enabled }: SetFreeCreditRequest,
+      origin: RequestOrigin,
+    ): Promise<OperatorOrganization> {
+      return update(reference, origin, 'operator.free_credit_changed', () => ({ isFreeCredit: enabled }));
     },
 
     async grantCredit(
       reference: string,
       { amount, note, idempotencyKey }: GrantCreditRequest,
+      origin: RequestOrigin,
     ): Promise<GrantCreditResponse> {
       const organizationId = await resolveOrganizationId(reference);
       const grant = await ledger.grantCredit(organizationId, {
@@ -213,6 +283,7 @@ export function operatorsService({
         note,
         idempotencyKey,
         now: now(),
+        context: operatorAuditContext(origin),
       });
       return {
         transactionId: padTransactionId(grant.transactionId),
@@ -230,6 +301,7 @@ export function operatorsService({
     async createMiscellaneousCharge(
       reference: string,
       { amount, notes, idempotencyKey }: CreateMiscellaneousChargeRequest,
+      origin: RequestOrigin,
     ): Promise<CreateMiscellaneousChargeResponse> {
       const organizationId = await resolveOrganizationId(reference);
       const organization = await findOrganization(db, organizationId);
@@ -240,7 +312,7 @@ export function operatorsService({
       const { transaction, alreadyCreated } = await ledger.openMiscellaneousCharge(
         organizationId,
         { amountCents: subtotalCents + taxAmountCents, taxAmountCents, taxRatePercent, notes },
-        idempotencyKey,
+        { idempotencyKey, context: operatorAuditContext(origin) },
       );
       return {
         transactionId: padTransactionId(transaction.id),
@@ -299,15 +371,28 @@ export function operatorsService({
     },
 
     /**
-     * Removes a person's second factor and ends all their sessions in one transaction, then queues
-     * the notice mailed to them. Repeating it is harmless: it ends the sessions again and says there
-     * was no second factor.
+     * Removes a person's second factor and ends all their sessions in one transaction, recorded in
+     * their organisation's audit log (a person without one has no log), then queues the notice
+     * mailed to them. Repeating it is harmless: it ends the sessions again and says there was no
+     * second factor.
      */
-    async resetTwoFactor({ email }: ResetTwoFactorRequest): Promise<ResetTwoFactorResponse> {
+    async resetTwoFactor(
+      { email }: ResetTwoFactorRequest,
+      origin: RequestOrigin,
+    ): Promise<ResetTwoFactorResponse> {
       const user = await db.transaction(async (tx) => {
         const found = await lockUserByEmail(tx, email);
         if (!found) throw new AppError('NOT_FOUND', { message: `Nobody has the address ${email}.` });
         await removeSecondFactorAndEndSessions(tx, found.id);
+        if (found.organizationId && found.memberId) {
+          await record(tx, {
+            organizationId: found.organizationId,
+            action: 'two_factor.reset_by_operator',
+            target: { type: 'member', id: found.memberId, name: found.email },
+            changes: { twoFactorEnabled: { before: found.twoFactorEnabled, after: false } },
+            context: operatorAuditContext(origin),
+          });
+        }
         return found;
       });
       const reset: ResetTwoFactorResponse = {

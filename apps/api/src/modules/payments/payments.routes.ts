@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContentSchema } from '../../docs/no-content.ts';
 import { requireSessionUser } from '../../plugins/authenticate.ts';
+import { requestOrigin } from '../audit-log/request-origin.ts';
 import { CardAttemptsLimitedError } from './card-attempts.ts';
 
 /** A refusal by the card-attempt limits says when to try again. */
@@ -49,14 +50,16 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
     '/payment-profiles',
     { schema: { body: AddPaymentProfileRequestSchema, response: { 201: AddPaymentProfileResponseSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await service.addProfile(requireSessionUser(request), request.body, request.ip)),
+      reply
+        .status(201)
+        .send(await service.addProfile(requireSessionUser(request), request.body, requestOrigin(request))),
   );
 
   r.delete(
     '/payment-profiles/:id',
     { schema: { params: PaymentProfileParamsSchema, response: { 204: NoContentSchema } } },
     async (request, reply) => {
-      await service.removeProfile(requireSessionUser(request), request.params.id);
+      await service.removeProfile(requireSessionUser(request), requestOrigin(request), request.params.id);
       return reply.status(204).send();
     },
   );
@@ -64,14 +67,21 @@ export async function accountPaymentsRoutes(app: FastifyInstance) {
   r.put(
     '/payment-profiles/:profileId/default',
     { schema: { params: DefaultPaymentProfileParamsSchema, response: { 200: PaymentProfileSchema } } },
-    async (request) => service.setDefaultProfile(requireSessionUser(request), request.params.profileId),
+    async (request) =>
+      service.setDefaultProfile(
+        requireSessionUser(request),
+        requestOrigin(request),
+        request.params.profileId,
+      ),
   );
 
   r.post(
     '/topup',
     { schema: { body: TopUpRequestSchema, response: { 201: TopUpResponseSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await service.topUp(requireSessionUser(request), request.body, request.ip)),
+      reply
+        .status(201)
+        .send(await service.topUp(requireSessionUser(request), request.body, requestOrigin(request))),
   );
 }
 
@@ -92,6 +102,11 @@ export async function transactionPaymentsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      service.payTransaction(requireSessionUser(request), request.params.id, request.body, request.ip),
+      service.payTransaction(
+        requireSessionUser(request),
+        request.params.id,
+        request.body,
+        requestOrigin(request),
+      ),
   );
 }

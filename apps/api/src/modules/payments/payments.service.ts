@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  CARD_TYPE_LABELS,
   CARD_TYPES,
   padTransactionId,
   topUpSummary,
@@ -30,6 +31,13 @@ import type { ReportedPaymentIntent } from '../../payments/stripe-gateway.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import type { PortalMetrics } from '../../plugins/metrics.ts';
 import { listFreeCreditTiers } from '../accounts/accounts.repository.ts';
+import {
+  SYSTEM_AUDIT_CONTEXT,
+  memberAuditContext,
+  type AuditContext,
+  type RequestOrigin,
+} from '../audit-log/audit-context.ts';
+import { record, type AuditTarget } from '../audit-log/audit-log.record.ts';
 import { requireTransaction } from '../billing/billing-reads.ts';
 import { centsToUsd } from '../billing/billing-rules.ts';
 import { findTaxRatePercent } from '../billing/billing.repository.ts';
@@ -43,6 +51,7 @@ import {
   activateWhenNothingDue,
   claimTransactionForPayment,
   finishTransactionPayment,
+  payChargeByCard,
   recordTopUp,
   type LedgerService,
 } from '../ledger/ledger.service.ts';
@@ -137,6 +146,15 @@ function gatewayError(error: unknown): unknown {
   return error;
 }
 
+/** A card as the audit log names it: its brand and last four digits, never more of its number. */
+function cardName(brand: string, last4: string): string {
+  return `${CARD_TYPE_LABELS[brand as CardType] ?? brand} •••• ${last4}`;
+}
+
+function cardTarget(row: PaymentProfileRow): AuditTarget {
+  return { type: 'card', id: row.id, name: cardName(row.cardType, row.last4) };
+}
+
 function toPaymentProfile(row: PaymentProfileRow): PaymentProfile {
   return {
     id: row.id,
@@ -179,18 +197,32 @@ export function paymentsService({
     assertPermission(membership.member.roleId, 'VIEW_BILLING');
     const organization = await findPayingOrganization(db, membership.organization.id);
     if (!organization) throw new AppError('NOT_FOUND');
-    return { organization, memberId: membership.member.id };
+    return { organization, membership };
   }
 
   async function callerOrganization(user: SessionUser) {
     return (await callerMembership(user)).organization;
   }
 
-  /** The caller's organisation, and the caller as the card-attempt limits count them. */
-  async function cardCaller(user: SessionUser, ip: string) {
-    const { organization, memberId } = await callerMembership(user);
-    const caller: CardAttemptCaller = { organizationId: organization.id, memberId, ip };
-    return { organization, caller };
+  /** The caller's organisation, with the context of the changes the caller makes to it. */
+  async function auditedCaller(user: SessionUser, origin: RequestOrigin) {
+    const { organization, membership } = await callerMembership(user);
+    return { organization, membership, context: memberAuditContext(origin, user, membership) };
+  }
+
+  /**
+   * The caller's organisation, the caller as the card-attempt limits count them, and the context of
+   * what the caller's card pays.
+   */
+  async function cardCaller(user: SessionUser, origin: RequestOrigin) {
+    const { organization, membership, context } = await auditedCaller(user, origin);
+    const caller: CardAttemptCaller = {
+      organizationId: organization.id,
+      memberId: membership.member.id,
+      // A member's request always has its address; only work without a request has none.
+      ip: origin.ip ?? '',
+    };
+    return { organization, caller, context };
   }
 
   /** The brand of the card a one-time token stands for, read from the gateway without using the token. */
@@ -243,27 +275,41 @@ export function paymentsService({
     return storeGatewayCustomerRef(db, organization.id, made, null);
   }
 
-  /** Writes what a successful charge paid for, in the database transaction that settles its attempt. */
-  async function recordPayment(tx: Tx, attempt: PaymentAttemptRow, paidAt: Date): Promise<number> {
+  /**
+   * Writes what a successful charge paid for, and its audit entry, in the database transaction that
+   * settles its attempt.
+   */
+  async function recordPayment(
+    tx: Tx,
+    attempt: PaymentAttemptRow,
+    { paidAt, card, context }: { paidAt: Date; card: string; context: AuditContext },
+  ): Promise<number> {
     const organizationId = attempt.organizationId;
     if (attempt.purpose === 'invoice') {
       const transactionId = attempt.invoiceTransactionId;
       if (transactionId === null) throw new Error(`payment attempt ${attempt.id} names no transaction`);
-      await finishTransactionPayment(tx, organizationId, transactionId, {
-        paidCents: attempt.amountCents,
-        paidAt,
-      });
+      await payChargeByCard(
+        tx,
+        organizationId,
+        transactionId,
+        { paidCents: attempt.amountCents, paidAt, card },
+        context,
+      );
       return transactionId;
     }
-    return recordTopUp(tx, organizationId, attempt, paidAt);
+    return recordTopUp(tx, organizationId, attempt, { paidAt, card, context });
   }
 
   /**
-   * Settles a pending attempt with the gateway's outcome, with the ledger rows it causes, in one
-   * database transaction; an attempt another request or the reconciliation settled first is left
-   * as it is (the row lock orders them).
+   * Settles a pending attempt with the gateway's outcome, with the ledger rows it causes and their
+   * audit entries (made in `context`), in one database transaction; an attempt another request or
+   * the reconciliation settled first is left as it is (the row lock orders them).
    */
-  async function settle(attempt: PaymentAttemptRow, outcome: ChargeOutcome): Promise<Settlement> {
+  async function settle(
+    attempt: PaymentAttemptRow,
+    outcome: ChargeOutcome,
+    context: AuditContext,
+  ): Promise<Settlement> {
     const settledAt = now();
     const settlement = await db.transaction(async (tx): Promise<Settlement> => {
       // One settlement of an organisation at a time: each sees what the one before it paid, so the
@@ -291,7 +337,11 @@ export function paymentsService({
         await settleAttempt(tx, pending.organizationId, pending.id, values);
         return { attempt: { ...pending, ...values }, settledNow: true, accountReactivated: false };
       }
-      const resultTransactionId = await recordPayment(tx, pending, settledAt);
+      const resultTransactionId = await recordPayment(tx, pending, {
+        paidAt: settledAt,
+        card: cardName(outcome.card.brand, outcome.card.last4),
+        context,
+      });
       const values = {
         status: 'succeeded' as const,
         chargeRef: outcome.chargeRef,
@@ -320,7 +370,7 @@ export function paymentsService({
    * Charges the card an attempt names and settles the attempt. An unknown outcome (the gateway did
    * not answer) leaves the attempt pending for the reconciliation and tells the caller so.
    */
-  async function runAttempt(attempt: PaymentAttemptRow): Promise<PaidAttempt> {
+  async function runAttempt(attempt: PaymentAttemptRow, context: AuditContext): Promise<PaidAttempt> {
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.charge(await chargeRequestOf(db, attempt));
@@ -331,7 +381,7 @@ export function paymentsService({
       }
       throw error;
     }
-    const { attempt: settled, accountReactivated } = await settle(attempt, outcome);
+    const { attempt: settled, accountReactivated } = await settle(attempt, outcome, context);
     if (settled.status === 'refused') throw refusalError(settled.refusal);
     if (settled.status === 'pending') throw new AppError('PAYMENT_NOT_CONFIRMED');
     return { ...settled, accountReactivated };
@@ -341,13 +391,13 @@ export function paymentsService({
    * Pays what a charge (service or miscellaneous) still owes by card: the transaction goes from open
    * to processing with the attempt written, then paid (or open again when the card is refused). With
    * a `caller`, the card attempt is claimed once the transaction is (a pay of one already being paid
-   * tries no card).
+   * tries no card). The payment is recorded as made in `context`.
    */
   async function payTransactionWith(
     organizationId: string,
     transactionId: number,
     source: PaymentSource,
-    caller?: CardAttemptCaller,
+    { caller, context }: { caller?: CardAttemptCaller; context: AuditContext },
   ) {
     const claimed = await db.transaction(async (tx) => {
       const transaction = await claimTransactionForPayment(tx, organizationId, transactionId);
@@ -369,33 +419,66 @@ export function paymentsService({
     });
     if (!claimed) throw new AppError('TRANSACTION_NOT_PAYABLE');
     const { attempt, cardAttemptId } = claimed;
-    if (cardAttemptId === undefined) return runAttempt(attempt);
-    return settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt));
+    if (cardAttemptId === undefined) return runAttempt(attempt, context);
+    return settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt, context));
   }
 
-  /** Settles an attempt with an outcome learned after its request, as the reconciliation does. */
+  /**
+   * Settles an attempt with an outcome learned after its request, as the reconciliation does: the
+   * payment is then recorded as the system's, whoever started it.
+   */
   async function settleLate(attempt: PaymentAttemptRow, outcome: ChargeOutcome) {
-    const { attempt: settled } = await settle(attempt, outcome);
+    const { attempt: settled } = await settle(attempt, outcome, SYSTEM_AUDIT_CONTEXT);
     return settled.status;
   }
 
-  async function removeProfileRow(organizationId: string, profileId: string) {
+  /**
+   * Removes a saved card and records it (`reason`: why the portal removed it, when the member did
+   * not ask); another card, the newest, takes over as the default, recorded too.
+   */
+  async function removeProfileRow(
+    organizationId: string,
+    profileId: string,
+    { context, reason }: { context: AuditContext; reason?: string },
+  ) {
     return db.transaction(async (tx) => {
       await lockPaymentProfiles(tx, organizationId);
       const removed = await deletePaymentProfile(tx, organizationId, profileId);
       if (!removed) return undefined;
-      // Another card, the newest, takes over as the default.
+      await record(tx, {
+        organizationId,
+        action: 'billing.card_removed',
+        target: cardTarget(removed),
+        changes: {
+          default: { before: removed.isDefault },
+          ...(reason !== undefined && { reason: { after: reason } }),
+        },
+        context,
+      });
       const [next] = await listPaymentProfiles(tx, organizationId);
       if (!next) await setHasPaymentProfile(tx, organizationId, false);
-      else if (removed.isDefault) await setDefaultPaymentProfile(tx, organizationId, next.id);
+      else if (removed.isDefault) {
+        await setDefaultPaymentProfile(tx, organizationId, next.id);
+        await record(tx, {
+          organizationId,
+          action: 'billing.card_made_default',
+          target: cardTarget(next),
+          changes: { default: { before: false, after: true }, reason: { after: 'default_card_removed' } },
+          context,
+        });
+      }
       return removed;
     });
   }
 
-  /** Saves a card whose brand was checked, and pays what an inactive account owes with it. */
+  /**
+   * Saves a card whose brand was checked, recorded as added in `context`, and pays what an inactive
+   * account owes with it.
+   */
   async function saveProfile(
     organization: PayingOrganization,
     { token, cardType, setAsDefault }: { token: string; cardType: CardType; setAsDefault: boolean },
+    context: AuditContext,
   ): Promise<AddPaymentProfileResponse> {
     const customerRef = await customerOf(organization);
     let saved: Awaited<ReturnType<PaymentGateway['saveCard']>>;
@@ -429,9 +512,19 @@ export function paymentsService({
         expYear: card.expYear,
         isDefault: false,
       });
-      if (!(setAsDefault || first)) return row;
-      await setDefaultPaymentProfile(tx, organization.id, row.id);
-      return { ...row, isDefault: true };
+      const isDefault = setAsDefault || first;
+      if (isDefault) await setDefaultPaymentProfile(tx, organization.id, row.id);
+      await record(tx, {
+        organizationId: organization.id,
+        action: 'billing.card_added',
+        target: cardTarget(row),
+        changes: {
+          expiry: { after: `${String(row.expMonth).padStart(2, '0')}/${row.expYear}` },
+          default: { after: isDefault },
+        },
+        context,
+      });
+      return { ...row, isDefault };
     });
     let accountReactivated = false;
     if (organization.accountStatus === 'inactive') {
@@ -442,13 +535,13 @@ export function paymentsService({
       };
       try {
         for (const charge of await listOpenChargeIds(db, organization.id)) {
-          const paid = await payTransactionWith(organization.id, charge, source);
+          const paid = await payTransactionWith(organization.id, charge, source, { context });
           accountReactivated ||= paid.accountReactivated;
         }
       } catch (error) {
         // A card refused for what is due is not kept; one whose payment is unconfirmed stays.
         if (error instanceof AppError && error.code !== 'PAYMENT_NOT_CONFIRMED') {
-          await removeProfileRow(organization.id, profile.id);
+          await removeProfileRow(organization.id, profile.id, { context, reason: 'payment_refused' });
           await gateway.removeCard(card.paymentMethodRef);
         }
         throw error;
@@ -482,22 +575,22 @@ export function paymentsService({
     async addProfile(
       user: SessionUser,
       { token, setAsDefault = true }: { token: string; setAsDefault?: boolean },
-      ip: string,
+      origin: RequestOrigin,
     ): Promise<AddPaymentProfileResponse> {
-      const { organization, caller } = await cardCaller(user, ip);
+      const { organization, caller, context } = await cardCaller(user, origin);
       const cardType = await tokenBrand(token);
       const cardAttemptId = await db.transaction((tx) =>
         claimCardAttempt(tx, caller, 'card', cardAttemptLimits),
       );
       return settleCardAttemptWith(db, cardAttemptId, () =>
-        saveProfile(organization, { token, cardType, setAsDefault }),
+        saveProfile(organization, { token, cardType, setAsDefault }, context),
       );
     },
 
     /** Removes a saved card; when it was the default, the newest other card becomes the default. */
-    async removeProfile(user: SessionUser, profileId: string): Promise<void> {
-      const organization = await callerOrganization(user);
-      const removed = await removeProfileRow(organization.id, profileId);
+    async removeProfile(user: SessionUser, origin: RequestOrigin, profileId: string): Promise<void> {
+      const { organization, context } = await auditedCaller(user, origin);
+      const removed = await removeProfileRow(organization.id, profileId, { context });
       if (!removed) throw new AppError('NOT_FOUND');
       try {
         await gateway.removeCard(removed.paymentMethodRef);
@@ -507,11 +600,27 @@ export function paymentsService({
       }
     },
 
-    async setDefaultProfile(user: SessionUser, profileId: string): Promise<PaymentProfile> {
-      const organization = await callerOrganization(user);
+    /** Makes a saved card the default, recorded unless it was the default already. */
+    async setDefaultProfile(
+      user: SessionUser,
+      origin: RequestOrigin,
+      profileId: string,
+    ): Promise<PaymentProfile> {
+      const { organization, context } = await auditedCaller(user, origin);
       const changed = await db.transaction(async (tx) => {
         await lockPaymentProfiles(tx, organization.id);
-        return setDefaultPaymentProfile(tx, organization.id, profileId);
+        const before = await findPaymentProfile(tx, organization.id, profileId);
+        if (!before || !(await setDefaultPaymentProfile(tx, organization.id, profileId))) return false;
+        if (!before.isDefault) {
+          await record(tx, {
+            organizationId: organization.id,
+            action: 'billing.card_made_default',
+            target: cardTarget(before),
+            changes: { default: { before: false, after: true } },
+            context,
+          });
+        }
+        return true;
       });
       const profile = changed ? await findPaymentProfile(db, organization.id, profileId) : undefined;
       if (!profile) throw new AppError('NOT_FOUND');
@@ -522,8 +631,8 @@ export function paymentsService({
      * POST /accounts/topup: charges the card the amount less its free credit, plus tax, and raises the
      * balance by the amount (§5), the top-up and its free credit written with the balance change.
      */
-    async topUp(user: SessionUser, request: TopUpRequest, ip: string): Promise<TopUpResponse> {
-      const { organization, caller } = await cardCaller(user, ip);
+    async topUp(user: SessionUser, request: TopUpRequest, origin: RequestOrigin): Promise<TopUpResponse> {
+      const { organization, caller, context } = await cardCaller(user, origin);
       if (organization.contractType !== 'payg') throw new AppError('TOP_UP_NOT_AVAILABLE');
       const source = await chargeableSource(organization, request);
       const [tiers, taxRatePercent] = await Promise.all([
@@ -553,7 +662,7 @@ export function paymentsService({
         });
         return { attempt, cardAttemptId };
       });
-      const settled = await settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt));
+      const settled = await settleCardAttemptWith(db, cardAttemptId, () => runAttempt(attempt, context));
       const topUp = await findTransaction(db, organization.id, settled.resultTransactionId ?? 0);
       if (!topUp) throw new Error(`the top-up of attempt ${settled.id} is missing`);
       const balanceCents = (await findPayingOrganization(db, organization.id))?.balanceCents ?? 0;
@@ -577,12 +686,12 @@ export function paymentsService({
       user: SessionUser,
       id: string,
       request: { token?: string; paymentProfileId?: string },
-      ip: string,
+      origin: RequestOrigin,
     ): Promise<PayTransactionResponse> {
-      const { organization, caller } = await cardCaller(user, ip);
+      const { organization, caller, context } = await cardCaller(user, origin);
       const transaction = await requireTransaction(db, organization.id, id);
       const source = await chargeableSource(organization, request);
-      const settled = await payTransactionWith(organization.id, transaction.id, source, caller);
+      const settled = await payTransactionWith(organization.id, transaction.id, source, { caller, context });
       return {
         transactionId: padTransactionId(transaction.id),
         status: 'paid',

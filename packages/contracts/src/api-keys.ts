@@ -64,3 +64,44 @@ export const RegionExpireApiKeyRequestSchema = z.object({
   }, 'must be a time from 1970 to 9999'),
 });
 export type RegionExpireApiKeyRequest = z.infer<typeof RegionExpireApiKeyRequestSchema>;
+
+// ---- The portal's API: /api/v1/applications/{id}/api-keys (decision 043) ----
+
+/** A key as the portal answers it: the region's view of it, never the key itself. */
+export const ApiKeySchema = RegionApiKeySchema;
+export type ApiKey = RegionApiKey;
+
+export const ListApiKeysResponseSchema = RegionApiKeyListSchema;
+export type ListApiKeysResponse = RegionApiKeyList;
+
+export const CreateApiKeyRequestSchema = z.object({ name: ApiKeyNameSchema });
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequestSchema>;
+
+/** The new key with its `secret`, which no later answer shows again. */
+export const CreatedApiKeySchema = RegionCreatedApiKeySchema;
+export type CreatedApiKey = RegionCreatedApiKey;
+
+/** How long a rotated key keeps working beside its successor. */
+export const API_KEY_OVERLAPS = ['now', '1h', '24h', '7d'] as const;
+export type ApiKeyOverlap = (typeof API_KEY_OVERLAPS)[number];
+export const API_KEY_OVERLAP_MS: Record<ApiKeyOverlap, number> = {
+  now: 0,
+  '1h': 60 * 60_000,
+  '24h': 24 * 60 * 60_000,
+  '7d': 7 * 24 * 60 * 60_000,
+};
+
+/** A rotation: the successor is named like the key it replaces unless a name is given. */
+export const RotateApiKeyRequestSchema = z.object({
+  overlap: z.enum(API_KEY_OVERLAPS),
+  name: ApiKeyNameSchema.optional(),
+});
+export type RotateApiKeyRequest = z.infer<typeof RotateApiKeyRequestSchema>;
+
+export const RotateApiKeyResponseSchema = z.object({
+  /** The successor, with its secret shown this once. */
+  created: CreatedApiKeySchema,
+  /** The rotated key, with the time it stops. */
+  rotated: ApiKeySchema,
+});
+export type RotateApiKeyResponse = z.infer<typeof RotateApiKeyResponseSchema>;

@@ -27,6 +27,7 @@ import {
   withAuditEntriesRefused,
   type AuditedOwner,
 } from './audit-log-support.ts';
+import { BILLING_UPDATE } from './access-outcomes.ts';
 import { billMay2025, freshIp } from './card-abuse-support.ts';
 import { sandboxCardToken } from './card-fixtures.ts';
 import { expectApiError, jsonRequest, useTestApp } from './helper.ts';
@@ -144,6 +145,45 @@ const EXPIRY = `12/${new Date().getUTCFullYear() + 2}`;
 beforeAll(() => {
   const gateway = t.app.paymentGateway as unknown as { secretKey?: string };
   if (gateway.secretKey) secrets.add(gateway.secretKey);
+});
+
+describe('billing details', () => {
+  it('records the fields of the billing details that changed, by the member, and nothing when none did', async () => {
+    const owner = await newOwner('details');
+    const saved = await browserRequest(owner, 'PUT', '/api/v1/accounts', BILLING_UPDATE);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [entry] = await entriesOf(owner, 'billing');
+    expect(entry).toMatchObject({
+      action: 'billing.information_changed',
+      target: { type: 'organization', id: owner.organizationId, name: 'Acme' },
+    });
+    // The setup gave the name, the person and the country; the form adds the address.
+    expect(entry!.changes).toEqual({
+      billingAddress: { before: '', after: BILLING_UPDATE.billingAddress },
+      billingState: { before: '', after: BILLING_UPDATE.billingState },
+      billingZipCode: { before: '', after: BILLING_UPDATE.billingZipCode },
+    });
+    expectMadeByOwner(entry!, owner, saved);
+
+    expect((await browserRequest(owner, 'PUT', '/api/v1/accounts', BILLING_UPDATE)).statusCode).toBe(200);
+    expect(await entriesOf(owner, 'billing')).toHaveLength(1);
+    const withVat = { ...BILLING_UPDATE, organization: 'Acme Pte', vatNumber: 'M2-1234567-8' };
+    expect((await browserRequest(owner, 'PUT', '/api/v1/accounts', withVat)).statusCode).toBe(200);
+    const [vat] = await entriesOf(owner, 'billing');
+    expect(vat!.target.name).toBe('Acme Pte');
+    expect(vat!.changes).toEqual({
+      organization: { before: 'Acme', after: 'Acme Pte' },
+      vatNumber: { before: '', after: 'M2-1234567-8' },
+    });
+  });
+
+  it('keeps the billing details whose entry cannot be written', async () => {
+    const owner = await newOwner('details-unrecorded');
+    await withAuditEntriesRefused(t.database.db, `action = 'billing.information_changed'`, async () => {
+      expect((await browserRequest(owner, 'PUT', '/api/v1/accounts', BILLING_UPDATE)).statusCode).toBe(500);
+    });
+    expect((await organizationRow(t.database.db, owner.organizationId)).billingAddress).toBe('');
+  });
 });
 
 describe('cards', () => {

@@ -22,7 +22,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { assertPermission } from '../../plugins/authenticate.ts';
 import { memberAuditContext, type RequestOrigin } from '../audit-log/audit-context.ts';
-import { record } from '../audit-log/audit-log.record.ts';
+import { changedFields, record } from '../audit-log/audit-log.record.ts';
 import { recordMemberJoined } from '../identity/identity-audit.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { getMembership, requireMembership } from '../members/members.service.ts';
@@ -31,6 +31,7 @@ import {
   hasCardPayment,
   listFreeCreditTiers,
   listTaxRates,
+  lockOrganization,
   lockOrganizationSecurity,
   updateOrganization,
 } from './accounts.repository.ts';
@@ -75,6 +76,23 @@ function toAccount(user: SessionUser, { member, organization: org }: Membership)
     twoFactorEnrolmentRequired: user.twoFactorEnrolmentRequired,
     hasPassword: user.signInProviders.includes(CREDENTIAL_PROVIDER_ID),
     offerTour: member.tourState === 'offered',
+  };
+}
+
+/** The billing details as the form names them: what the billing form changes and its audit entry shows. */
+function billingInformationOf(organization: Membership['organization']) {
+  return {
+    organization: organization.name,
+    firstName: organization.firstName,
+    lastName: organization.lastName,
+    billingName: organization.billingName,
+    billingAddress: organization.billingAddress,
+    billingAddress2: organization.billingAddress2,
+    billingCountry: organization.billingCountry,
+    billingState: organization.billingState,
+    billingCity: organization.billingCity,
+    billingZipCode: organization.billingZipCode,
+    vatNumber: organization.vatNumber,
   };
 }
 
@@ -162,11 +180,14 @@ export function accountsService({ db }: AccountsDeps) {
     return toAccount(user, completed);
   }
 
+  /** Saves the billing details, recording the fields that changed in the same transaction. */
   async function updateBilling(
     user: SessionUser,
-    { member, organization }: Membership,
+    origin: RequestOrigin,
+    membership: Membership,
     input: UpdateAccountRequest,
   ) {
+    const { member, organization } = membership;
     if (!isKnownCountry(input.billingCountry)) throw fieldError('billingCountry', 'errors.unknownCountry');
     if (!isKnownSubdivision(input.billingCountry, input.billingState)) {
       throw fieldError('billingState', 'errors.unknownState');
@@ -176,8 +197,22 @@ export function accountsService({ db }: AccountsDeps) {
       throw new AppError('BILLING_COUNTRY_LOCKED', { field: 'billingCountry' });
     }
     const { organization: name, ...billing } = input;
-    const updated = await updateOrganization(db, organization.id, { name, ...billing });
-    if (!updated) throw new AppError('NOT_FOUND');
+    const updated = await db.transaction(async (tx) => {
+      const before = await lockOrganization(tx, organization.id);
+      const after = before && (await updateOrganization(tx, organization.id, { name, ...billing }));
+      if (!before || !after) throw new AppError('NOT_FOUND');
+      const changes = changedFields(billingInformationOf(before), billingInformationOf(after));
+      if (Object.keys(changes).length > 0) {
+        await record(tx, {
+          organizationId: organization.id,
+          action: 'billing.information_changed',
+          target: { type: 'organization', id: organization.id, name: after.name },
+          changes,
+          context: memberAuditContext(origin, user, membership),
+        });
+      }
+      return after;
+    });
     return toAccount(user, { member, organization: updated });
   }
 
@@ -211,7 +246,7 @@ export function accountsService({ db }: AccountsDeps) {
       const update = readAccountUpdate(membership, body);
       return update.form === 'setup'
         ? setUp(user, origin, membership, update.input, now)
-        : updateBilling(user, membership, update.input);
+        : updateBilling(user, origin, membership, update.input);
     },
 
     /**

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import type { Application } from '@portal/contracts';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { addMessages } from '../lib/i18n';
@@ -45,4 +46,22 @@ export function renderSignedInPart(ui: ReactNode, queryClient = new QueryClient(
       </MantineShell>
     </QueryClientProvider>,
   );
+}
+
+/** An active application of the EU region, for the parts a test renders about one. */
+export function activeApplication(overrides: Partial<Application> = {}): Application {
+  return {
+    applicationId: 'app-1',
+    name: 'Nebula Chat',
+    plan: 'advance',
+    planName: 'Advance',
+    region: 'EU',
+    state: 'active',
+    createdAt: '2026-03-01T09:00:00.000Z',
+    deactivatedAt: null,
+    consoleUrl: 'https://console.example/app-1',
+    description: '',
+    networkId: 'net-1',
+    ...overrides,
+  };
 }

@@ -168,8 +168,8 @@ describe('card display rules', () => {
 describe('menu actions', () => {
   const all = ['EDIT_APPLICATION'] as const;
 
-  it('offers edit and deactivate on active apps with EDIT_APPLICATION', () => {
-    expect(applicationActions('active', all)).toEqual(['update', 'deactivate']);
+  it('offers edit, API keys and deactivate on active apps with EDIT_APPLICATION', () => {
+    expect(applicationActions('active', all)).toEqual(['update', 'apiKeys', 'deactivate']);
     expect(applicationActions('active', ['VIEW_APPLICATION'])).toEqual([]);
   });
 

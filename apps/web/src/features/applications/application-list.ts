@@ -105,15 +105,18 @@ export function canOpenConsole(app: Pick<Application, 'state' | 'consoleUrl'>): 
   return app.state !== 'deleted' && app.state !== 'initializing' && Boolean(app.consoleUrl);
 }
 
-export type ApplicationAction = 'update' | 'deactivate' | 'reactivate';
+export type ApplicationAction = 'update' | 'apiKeys' | 'deactivate' | 'reactivate';
 
-/** §2/§4: only active apps can be edited or deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION. */
+/**
+ * §2/§4: only active apps can be edited, have their API keys managed (decision 043) or be
+ * deactivated, only deactivated ones reactivated, all with EDIT_APPLICATION.
+ */
 export function applicationActions(
   state: ApplicationState,
   permissions: readonly Permission[],
 ): ApplicationAction[] {
   if (!permissions.includes('EDIT_APPLICATION')) return [];
-  if (state === 'active') return ['update', 'deactivate'];
+  if (state === 'active') return ['update', 'apiKeys', 'deactivate'];
   if (state === 'deactivated') return ['reactivate'];
   return [];
 }

@@ -1,5 +1,5 @@
 import type { Application } from '@portal/contracts';
-import { IconDots, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import { IconDots, IconKey, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { MenuOnFirstUse } from '../../../components/menu-on-first-use';
 import { IconButton } from '../../../components/plain/buttons';
 import { useTranslation } from '../../../lib/i18n';
@@ -7,11 +7,13 @@ import type { ApplicationAction } from '../application-list';
 
 const ACTION_ICONS = {
   update: IconPencil,
+  apiKeys: IconKey,
   deactivate: IconPlayerPause,
   reactivate: IconPlayerPlay,
 } as const;
 const ACTION_LABELS = {
   update: 'apps.card.editName',
+  apiKeys: 'apps.card.apiKeys',
   deactivate: 'apps.card.deactivate',
   reactivate: 'apps.card.reactivate',
 } as const;

@@ -8,13 +8,21 @@ interface ApplicationModalProps {
   app: Application | null;
   title: string;
   onClose: () => void;
+  /** Wider than §9's modal width for a table (the API keys). */
+  size?: number;
   children: (app: Application) => ReactNode;
 }
 
 /** A §9-width modal about one app, open while there is one. */
-export function ApplicationModal({ app, title, onClose, children }: ApplicationModalProps) {
+export function ApplicationModal({
+  app,
+  title,
+  onClose,
+  size = MODAL_WIDTH_PX,
+  children,
+}: ApplicationModalProps) {
   return (
-    <Modal opened={app !== null} onClose={onClose} size={MODAL_WIDTH_PX} title={title}>
+    <Modal opened={app !== null} onClose={onClose} size={size} title={title}>
       {/* Keyed so each app opens with fresh form state and no earlier error. */}
       {app && <Fragment key={app.applicationId}>{children(app)}</Fragment>}
     </Modal>

@@ -6,15 +6,16 @@ import {
   type RegionKey,
 } from '@portal/contracts';
 import { IconPlus } from '@tabler/icons-react';
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useSignedInAccount } from '../../../lib/account';
 import { translate } from '../../../lib/i18n';
 import { openConsoleTab } from '../../../lib/regions/console-tab';
 import { useApplications } from '../../../api/applications/list-applications';
 import { useReactivateApplication } from '../api/reactivate-application';
 import {
+  applicationActions,
   canCreateApplication,
   countedApplications,
   filterApplications,
@@ -62,6 +63,7 @@ export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
   const [page, setPage] = useState(1);
   const [updating, setUpdating] = useState<Application | null>(null);
   const [deactivating, setDeactivating] = useState<Application | null>(null);
+  const [managingKeys, setManagingKeys] = useState<Application | null>(null);
   // Stays true once a modal was opened, so the modals stay mounted and close with their transition.
   const [dialogsOpened, setDialogsOpened] = useState(false);
 
@@ -86,8 +88,9 @@ export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
 
   const onAction = useCallback(
     (action: ApplicationAction, app: Application) => {
-      if (action === 'update' || action === 'deactivate') setDialogsOpened(true);
+      if (action !== 'reactivate') setDialogsOpened(true);
       if (action === 'update') setUpdating(app);
+      else if (action === 'apiKeys') setManagingKeys(app);
       else if (action === 'deactivate') setDeactivating(app);
       else
         reactivate(app.applicationId, {
@@ -98,6 +101,22 @@ export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
     },
     [reactivate, t],
   );
+
+  // The setup wizard links here with ?apiKeys=<application ID> to open that app's API keys.
+  const [params, setParams] = useSearchParams();
+  const keysOf = params.get('apiKeys');
+  useEffect(() => {
+    if (!keysOf || !list.isSuccess) return;
+    const app = apps.find((item) => item.applicationId === keysOf);
+    if (app && applicationActions(app.state, permissions).includes('apiKeys')) onAction('apiKeys', app);
+    setParams(
+      (current) => {
+        current.delete('apiKeys');
+        return current;
+      },
+      { replace: true },
+    );
+  }, [keysOf, list.isSuccess, apps, permissions, onAction, setParams]);
 
   // Any change of search or filter starts again from the first page. Made once, so the toolbar's
   // filters see the same callbacks on every keystroke and skip re-rendering.
@@ -198,8 +217,10 @@ export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
           <ApplicationDialogs
             updating={updating}
             deactivating={deactivating}
+            managingKeys={managingKeys}
             onCloseUpdate={() => setUpdating(null)}
             onCloseDeactivate={() => setDeactivating(null)}
+            onCloseKeys={() => setManagingKeys(null)}
           />
         </Suspense>
       )}

@@ -8,6 +8,7 @@ import { usePublicConfig } from '../../../lib/public-config';
 import { useApiKey } from '../api/get-api-key';
 import { PLATFORMS, PRODUCT_TYPES, codeSamples, type Platform, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
+import { sampleApiKey, type WizardApiKey } from '../wizard-api-key';
 import { CopyAction } from '../../../components/copy-action';
 import { ExternalLinkButton, StepHeading } from './step-parts';
 import { SuccessModal } from './success-modal';
@@ -22,6 +23,32 @@ const PLATFORM_LABELS: Record<Platform, string> = {
 
 const isProductType = (value: string | null): value is ProductType => PRODUCT_TYPES.some((type) => type === value);
 
+/**
+ * The app's first key, to copy; once it was rotated or revoked, the prefix of a key that works and
+ * where to manage the keys (decision 043).
+ */
+function WizardKey({ apiKey, keysLink }: { apiKey: WizardApiKey; keysLink: string }) {
+  const { t } = useTranslation();
+  if (apiKey.kind !== 'stopped') {
+    const value = apiKey.kind === 'key' ? apiKey.apiKey : null;
+    return (
+      <Group gap="xs" wrap="nowrap">
+        <Code style={{ wordBreak: 'break-all' }}>{value ?? t('createApp.loadingValue')}</Code>
+        <CopyAction value={value ?? ''} label={t('createApp.setup.copyKey')} disabled={value === null} />
+      </Group>
+    );
+  }
+  return (
+    <Stack gap="xs" align="flex-start">
+      {apiKey.prefix && <Code>{`${apiKey.prefix}…`}</Code>}
+      <Text size="sm">{t('createApp.setup.keyStopped')}</Text>
+      <Button component={Link} to={keysLink} variant="default" size="xs">
+        {t('createApp.setup.openApiKeys')}
+      </Button>
+    </Stack>
+  );
+}
+
 /** §2 setup application: install and initialise the UI kit or SDK with the app's key and region. */
 export function SetupApplicationStep({ sub, application }: { sub: string; application: Application }) {
   const { t } = useTranslation();
@@ -32,8 +59,10 @@ export function SetupApplicationStep({ sub, application }: { sub: string; applic
   const [productType, setProductType] = useState<ProductType>('uikit');
   const [modalOpened, setModalOpened] = useState(false);
   const apiKey = useApiKey(application);
-  const loadingText = t('createApp.loadingValue');
-  const samples = codeSamples(platform, productType, { apiKey: apiKey.data ?? loadingText, region: application.region });
+  const samples = codeSamples(platform, productType, {
+    apiKey: sampleApiKey(apiKey.key, t('createApp.loadingValue')),
+    region: application.region,
+  });
   const state: WizardState = { application, productType };
   const stepPath = (step: string) => `/create-app/${encodeURIComponent(sub)}/${step}${search}`;
 
@@ -52,10 +81,10 @@ export function SetupApplicationStep({ sub, application }: { sub: string; applic
         <Text size="sm" fw={600}>
           {t('createApp.setup.apiKey')}
         </Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code style={{ wordBreak: 'break-all' }}>{apiKey.data ?? loadingText}</Code>
-          <CopyAction value={apiKey.data ?? ''} label={t('createApp.setup.copyKey')} disabled={!apiKey.data} />
-        </Group>
+        <WizardKey
+          apiKey={apiKey.key}
+          keysLink={`/apps/${encodeURIComponent(sub)}?apiKeys=${encodeURIComponent(application.applicationId)}`}
+        />
         {apiKey.isError && (
           <Text size="sm" c="red" role="alert">
             {t('createApp.setup.apiKeyError')}
@@ -89,7 +118,7 @@ export function SetupApplicationStep({ sub, application }: { sub: string; applic
                     <CopyAction
                       value={sample.code}
                       label={t('createApp.setup.copyCode')}
-                      disabled={!apiKey.data && sample.kind === 'initialize'}
+                      disabled={apiKey.key.kind === 'loading' && sample.kind === 'initialize'}
                     />
                   </Group>
                   <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }} data-language={sample.language}>

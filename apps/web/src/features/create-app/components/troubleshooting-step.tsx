@@ -14,6 +14,7 @@ import { regionBaseUrlIn } from '../../../lib/regions/region';
 import { sampleClientCommand, type ProductType } from '../code-samples';
 import type { WizardState } from '../wizard-state';
 import { useApiKey } from '../api/get-api-key';
+import { sampleApiKey } from '../wizard-api-key';
 import { SuccessModal } from './success-modal';
 
 const RESOURCES: { link: keyof PublicConfig['helpLinks']; title: TranslationKey; text: TranslationKey }[] = [
@@ -90,7 +91,7 @@ export function TroubleshootingStep({ sub, application, productType }: Troublesh
           <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
             {sampleClientCommand(
               application.region,
-              apiKey.data ?? t('createApp.loadingValue'),
+              sampleApiKey(apiKey.key, t('createApp.loadingValue')),
               window.location.origin,
               config ? regionBaseUrlIn(config, application.region) : '/',
             )}

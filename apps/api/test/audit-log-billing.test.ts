@@ -299,6 +299,24 @@ describe('top-ups and invoices', () => {
     expect(await entriesOf(owner, 'account')).toEqual([]);
   });
 
+  it("records a month the trial's credit covers as an invoice paid with that credit, by the system", async () => {
+    const owner = await newOwner('trial');
+    // A trial ending with May covers all of May's charge.
+    await t.database.db
+      .update(schema.organization)
+      .set({ trialEndAt: new Date('2025-06-01T00:00:00Z') })
+      .where(eq(schema.organization.id, owner.organizationId));
+    const run = await billMay2025(t.database.db, owner.organizationId);
+    expect(run.billed[0]).toMatchObject({ status: 'paid', creditCents: 1400, paidCents: 0 });
+    const paid = onlyEntry(await entriesOf(owner, 'billing'), 'billing.invoice_paid');
+    expect(paid.changes).toMatchObject({
+      paid: { after: '0.00' },
+      paidWith: { after: 'credit' },
+      credit: { after: '14.00' },
+    });
+    expectMadeBySystem(paid);
+  });
+
   it("records the account made inactive by the billing run, and a top-up's balance paying the invoice and making it active, as the system's", async () => {
     const { owner, invoiceId } = await inactiveOwner('inactive-top-up');
     const [inactive] = await entriesOf(owner, 'account');

@@ -92,9 +92,12 @@ async function changeAccountStatus(
   return 'status' in changes;
 }
 
-/** How a charge was paid, as its audit entry says: what this payment paid, and with what. */
+/**
+ * How a charge was paid, as its audit entry says: what this payment paid, and with what — a card,
+ * the balance, or only the credit covering the charge (a month within the trial).
+ */
 type ChargePayment =
-  | { paidCents: number; creditCents: number; paidWith: 'balance' }
+  | { paidCents: number; creditCents: number; paidWith: 'balance' | 'credit' }
   | { paidCents: number; paidWith: 'card'; card: string };
 
 /** Records a charge (an invoice or a miscellaneous charge) paid in full. */
@@ -115,7 +118,7 @@ function recordChargePaid(
       currency: { after: 'USD' },
       paidWith: { after: payment.paidWith },
       ...(payment.paidWith === 'card' && { card: { after: payment.card } }),
-      ...(payment.paidWith === 'balance' &&
+      ...(payment.paidWith !== 'card' &&
         payment.creditCents > 0 && { credit: { after: auditAmount(payment.creditCents) } }),
     },
     context,
@@ -205,7 +208,8 @@ async function payFromBalance(
     creditTransactionId,
   });
   if (settlement.status === 'paid') {
-    const payment = { paidCents: settlement.paidCents, creditCents, paidWith: 'balance' } as const;
+    const paidWith = settlement.paidCents > 0 ? 'balance' : 'credit';
+    const payment = { paidCents: settlement.paidCents, creditCents, paidWith } as const;
     await recordChargePaid(tx, organizationId, charge, payment, SYSTEM_AUDIT_CONTEXT);
   }
   return settlement;

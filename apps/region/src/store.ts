@@ -86,6 +86,10 @@ const MIGRATION = [
   // moved by the statement above at the next start. A later release may drop them.
   'ALTER TABLE region.networks ALTER COLUMN api_key DROP NOT NULL',
   'ALTER TABLE region.networks ALTER COLUMN api_key_hash DROP NOT NULL',
+  // Once moved, the network's copy of the key is one more place it could leak from: the first key
+  // keeps it while it works. The hash stays, which a previous release's SDK call still reads.
+  `UPDATE region.networks SET api_key = NULL
+   WHERE api_key IS NOT NULL AND EXISTS (SELECT 1 FROM region.api_keys WHERE key_id = 'key_' || network_id)`,
 ];
 
 export interface StoredNetwork {
@@ -374,13 +378,28 @@ export class RegionStore {
     }));
   }
 
+  /**
+   * Keys that have stopped (revoked, or past their expiry by `now`) give their places back and
+   * forget their secret: only the first key keeps one, for the setup wizard, which shows no
+   * stopped key. The store runs no timer, so a key that expired is found here, when its network's
+   * keys are next listed, made or read by the wizard.
+   */
+  private async releaseStoppedKeys(networkId: string, now: Date): Promise<void> {
+    await this.query(
+      `UPDATE region.api_keys SET place = NULL, secret = NULL
+       WHERE network_id = $1 AND (place IS NOT NULL OR secret IS NOT NULL) AND NOT (${KEY_WORKS_AT('$2')})`,
+      [networkId, now],
+    );
+  }
+
   /** The network's keys, newest first. */
   async listApiKeys(networkId: string): Promise<StoredApiKey[]> {
+    const now = new Date();
+    await this.releaseStoppedKeys(networkId, now);
     const { rows } = await this.query<ApiKeyRow>(
       `SELECT ${API_KEY_COLUMNS} FROM region.api_keys WHERE network_id = $1 ORDER BY created_at DESC, key_id DESC`,
       [networkId],
     );
-    const now = new Date();
     return rows.map((row) => toApiKey(row, now));
   }
 
@@ -395,12 +414,7 @@ export class RegionStore {
   ): Promise<{ key: StoredApiKey; secret: string }> {
     const now = new Date();
     const secret = newApiKeySecret();
-    // Keys that have stopped (revoked, or past their expiry by now) give their places back.
-    await this.query(
-      `UPDATE region.api_keys SET place = NULL
-       WHERE network_id = $1 AND place IS NOT NULL AND NOT (${KEY_WORKS_AT('$2')})`,
-      [networkId, now],
-    );
+    await this.releaseStoppedKeys(networkId, now);
     // Each pass takes the lowest free place. A pass that makes nothing lost that place to a key
     // made at the same time, which is then seen taken: at most one pass per place.
     for (let pass = 0; pass <= MAX_WORKING_API_KEYS; pass += 1) {
@@ -431,22 +445,31 @@ export class RegionStore {
     );
   }
 
-  /** Sets when the key stops; a key already stopping earlier keeps its earlier time. */
+  /**
+   * Sets when the key stops; a key already stopping earlier keeps its earlier time. A key that
+   * stops by now forgets its secret at once (only the first key had one).
+   */
   async expireApiKey(networkId: string, keyId: string, at: Date): Promise<StoredApiKey | undefined> {
+    const now = new Date();
     // LEAST passes over a NULL: a key without an expiry takes the new one.
     const { rows } = await this.query<ApiKeyRow>(
-      `UPDATE region.api_keys SET expires_at = LEAST(expires_at, $3::timestamptz)
+      `UPDATE region.api_keys
+         SET expires_at = LEAST(expires_at, $3::timestamptz),
+             secret = CASE WHEN LEAST(expires_at, $3::timestamptz) > $4::timestamptz THEN secret END
        WHERE network_id = $1 AND key_id = $2 RETURNING ${API_KEY_COLUMNS}`,
-      [networkId, keyId, at],
+      [networkId, keyId, at, now],
     );
-    return rows[0] && toApiKey(rows[0], new Date());
+    return rows[0] && toApiKey(rows[0], now);
   }
 
-  /** Stops the key now; revoking it again keeps the first revocation's time. */
+  /**
+   * Stops the key now; revoking it again keeps the first revocation's time. Its secret, which only
+   * the first key kept (for the setup wizard), goes with it.
+   */
   async revokeApiKey(networkId: string, keyId: string): Promise<StoredApiKey | undefined> {
     const now = new Date();
     const { rows } = await this.query<ApiKeyRow>(
-      `UPDATE region.api_keys SET revoked_at = COALESCE(revoked_at, $3)
+      `UPDATE region.api_keys SET revoked_at = COALESCE(revoked_at, $3), secret = NULL
        WHERE network_id = $1 AND key_id = $2 RETURNING ${API_KEY_COLUMNS}`,
       [networkId, keyId, now],
     );
@@ -472,11 +495,13 @@ export class RegionStore {
    * key and the prefix of the newest key that still works (null when none does).
    */
   async setupApiKey(networkId: string): Promise<ApiKeyResponse> {
+    const now = new Date();
+    await this.releaseStoppedKeys(networkId, now);
     // Only the first key keeps a secret, so it sorts before the other working keys.
     const { rows } = await this.query<{ secret: string | null; prefix: string }>(
       `SELECT secret, prefix FROM region.api_keys WHERE network_id = $1 AND ${KEY_WORKS_AT('$2')}
        ORDER BY secret IS NOT NULL DESC, created_at DESC, key_id DESC LIMIT 1`,
-      [networkId, new Date()],
+      [networkId, now],
     );
     const row = rows[0];
     return row?.secret ? { apiKey: row.secret } : { apiKey: null, prefix: row?.prefix ?? null };

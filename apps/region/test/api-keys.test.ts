@@ -12,7 +12,7 @@ import {
   RegionCreatedApiKeySchema,
 } from '@portal/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createRegionApp, openRegionStore } from '../src/index.ts';
+import { createRegionApp, openRegionStore, type RegionStore } from '../src/index.ts';
 import {
   ADMIN_TOKEN,
   admin,
@@ -413,13 +413,16 @@ describe('API keys with rotation', () => {
   });
 });
 
-describe('a network made before keys had a table of their own', () => {
+describe('a network made before keys had a table of their own, and the secrets the store keeps', () => {
   let database: PGlite;
   beforeAll(async () => {
     database = new PGlite();
     await database.waitReady;
   });
   afterAll(async () => database.close());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('keeps working with its key, moved to be its first key at the next start, once', async () => {
     const oldKey = 'rk_made-before-keys-had-a-table-0001';
@@ -488,5 +491,63 @@ describe('a network made before keys had a table of their own', () => {
     expect(refused.json()).toMatchObject({ code: 'API_KEY_REVOKED' });
     const fresh = await createNetwork(app, 'eu', 'app-new');
     expect(await firstApiKey(store, fresh.networkId)).toMatch(/^rk_/);
+
+    // The network's own copy of the key was cleared once moved; its hash stays for a previous release.
+    const { rows: networks } = await database.query<{ api_key: string | null; api_key_hash: string | null }>(
+      "SELECT api_key, api_key_hash FROM region.networks WHERE network_id = 'net_old'",
+    );
+    expect(networks).toEqual([{ api_key: null, api_key_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(await keptSecret('key_net_old')).toBeNull();
+  });
+
+  /** The secret the store keeps for a key: the first key's while it works, no other's. */
+  const keptSecret = async (keyId: string) => {
+    const { rows } = await database.query<{ secret: string | null }>(
+      'SELECT secret FROM region.api_keys WHERE key_id = $1',
+      [keyId],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0]!.secret;
+  };
+
+  const network = (store: RegionStore, applicationId: string) =>
+    store.createNetwork({
+      region: 'EU',
+      applicationId,
+      organizationId: 'org-1',
+      name: applicationId,
+      provisioningDelayMs: 0,
+      consoleUrl: (networkId) => `http://region.test/console/${networkId}`,
+    });
+
+  it("forgets the first key's secret once the key is revoked or has expired", async () => {
+    const { store } = await openRegionStore({ executor: database });
+
+    const revoked = await network(store, 'app-secret-revoked');
+    const revokedKey = `key_${revoked.networkId}`;
+    expect(await keptSecret(revokedKey)).toMatch(/^rk_/);
+    await store.revokeApiKey(revoked.networkId, revokedKey);
+    expect(await keptSecret(revokedKey)).toBeNull();
+
+    // A rotation with no overlap stops the key at once.
+    const stoppedNow = await network(store, 'app-secret-now');
+    await store.expireApiKey(stoppedNow.networkId, `key_${stoppedNow.networkId}`, new Date());
+    expect(await keptSecret(`key_${stoppedNow.networkId}`)).toBeNull();
+
+    // In an overlap the key still works, and the wizard still shows it, until its time passes.
+    const overlapping = await network(store, 'app-secret-overlap');
+    const overlappingKey = `key_${overlapping.networkId}`;
+    const secret = await firstApiKey(store, overlapping.networkId);
+    const stopsAt = new Date(Date.now() + HOUR_MS);
+    await store.expireApiKey(overlapping.networkId, overlappingKey, stopsAt);
+    expect(await keptSecret(overlappingKey)).toBe(secret);
+    expect(await store.listApiKeys(overlapping.networkId)).toHaveLength(1);
+    expect(await keptSecret(overlappingKey)).toBe(secret);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(stopsAt);
+    const [expired] = await store.listApiKeys(overlapping.networkId);
+    expect(expired?.status).toBe('expired');
+    expect(await keptSecret(overlappingKey)).toBeNull();
+    expect(await store.setupApiKey(overlapping.networkId)).toEqual({ apiKey: null, prefix: null });
   });
 });

@@ -14,6 +14,7 @@ import type { Database } from './db/client.ts';
 import { registerApiReference } from './docs/api-reference.ts';
 import { AppError } from './errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { auditLogJobs } from './modules/audit-log/audit-log.jobs.ts';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.ts';
 import { ssoJobs } from './modules/sso/sso.jobs.ts';
@@ -185,6 +186,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(accountsRoutes, { prefix: '/api/v1/accounts' });
   await app.register(auditLogRoutes, { prefix: '/api/v1/audit-log', requireMembership });
   await app.register(applicationsRoutes, { prefix: '/api/v1/applications' });
+  await app.register(apiKeysRoutes, { prefix: '/api/v1/applications' });
   await app.register(applicationsJobs);
   await app.register(ledgerJobs);
   await app.register(billingJobs);

@@ -125,6 +125,8 @@ const people = {} as Record<SignedIn, Person>;
 /** Applications of the owner's organisation, each outside the scoped developer's scope. */
 let target: Application;
 let inScope: Application;
+/** The application whose API keys the key rows use, outside the scoped developer's scope too. */
+let keysTarget: Application;
 const activePool: Application[] = [];
 const deactivatedPool: Application[] = [];
 let targetMember: Person;
@@ -205,9 +207,10 @@ beforeAll(async () => {
 
   target = await createApplication('Target');
   inScope = await createApplication('In scope');
+  keysTarget = await createApplication('Keys');
   // One application per caller to deactivate, and one per caller to reactivate.
   for (let index = 0; index < 2 * CALLERS.length; index += 1) activePool.push(await createApplication(`Pool ${index}`));
-  await waitUntilActive([target, inScope, ...activePool]);
+  await waitUntilActive([target, inScope, keysTarget, ...activePool]);
   for (const app of activePool.splice(CALLERS.length)) {
     await json(
       await t.app.inject(
@@ -303,6 +306,25 @@ async function openOwnerInvoice(): Promise<number> {
     })
     .returning({ id: schema.ledgerTransaction.id });
   return invoice!.id;
+}
+
+const apiKeysUrl = (suffix = '') => `/api/v1/applications/${keysTarget.applicationId}/api-keys${suffix}`;
+
+/** Revokes the key application's working keys as the owner: at most 5 work at once. */
+async function roomForApiKeys() {
+  const owner = people['super-admin'].cookie;
+  const { results } = (await json(await t.app.inject(jsonRequest('GET', apiKeysUrl(), undefined, owner)))) as {
+    results: { id: string; status: string }[];
+  };
+  for (const key of results.filter(({ status }) => status === 'active' || status === 'expiring'))
+    await json(await t.app.inject(jsonRequest('POST', apiKeysUrl(`/${key.id}/revoke`), undefined, owner)));
+}
+
+/** A working key of the key application, made by the owner, for a call that rotates or revokes it. */
+async function ownerApiKey(): Promise<string> {
+  await roomForApiKeys();
+  const created = await t.app.inject(jsonRequest('POST', apiKeysUrl(), { name: 'Matrix key' }, people['super-admin'].cookie));
+  return ((await json(created)) as { id: string }).id;
 }
 
 /** One call as it is made for a given caller; objects a successful call consumes are made fresh. */
@@ -583,6 +605,28 @@ const ROWS: Record<string, Row> = {
   'POST /api/v1/applications/{applicationId}/reactivate': {
     expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
     prepare: async () => ({ method: 'POST', url: `/api/v1/applications/${deactivatedPool.pop()!.applicationId}/reactivate`, body: {} }),
+  },
+
+  // An application's API keys, kept by its region (decision 043): reading them is seeing the
+  // application, the writes are editing it; every write works on room or a key made for it.
+  'GET /api/v1/applications/{applicationId}/api-keys': {
+    expected: permission(HOLDERS.VIEW_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    prepare: call('GET', () => apiKeysUrl()),
+  },
+  'POST /api/v1/applications/{applicationId}/api-keys': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, CREATED, NOT_FOUND, NOT_FOUND),
+    prepare: async () => {
+      await roomForApiKeys();
+      return { method: 'POST', url: apiKeysUrl(), body: { name: 'Matrix key' } };
+    },
+  },
+  'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/rotate': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, CREATED, NOT_FOUND, NOT_FOUND),
+    prepare: async () => ({ method: 'POST', url: apiKeysUrl(`/${await ownerApiKey()}/rotate`), body: { overlap: '1h' } }),
+  },
+  'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/revoke': {
+    expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
+    prepare: async () => ({ method: 'POST', url: apiKeysUrl(`/${await ownerApiKey()}/revoke`) }),
   },
 
   'GET /api/v1/members/': { expected: permission(HOLDERS.VIEW_MEMBER, OK, OK), prepare: call('GET', '/api/v1/members?limit=200') },

@@ -168,6 +168,7 @@ const NOT_API_PREFIXES: Record<string, string> = {
 /** Routes that take no body although their method could carry one. */
 const BODYLESS = new Set([
   'POST /api/v1/applications/{applicationId}/reactivate',
+  'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/revoke',
   'POST /api/v1/invitations/{invitationId}/resend',
   'PUT /api/v1/accounts/payment-profiles/{profileId}/default',
   'POST /api/v1/sso/email-domains/{domain}/verify',

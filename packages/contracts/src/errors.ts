@@ -24,6 +24,9 @@ export const ERROR_DEFINITIONS = {
   APPLICATION_NOT_DEACTIVATED: { status: 409, message: 'errors.applicationNotDeactivated' },
   CONFIRM_NAME_MISMATCH: { status: 400, message: 'errors.confirmNameMismatch' },
   REGION_UNAVAILABLE: { status: 503, message: 'errors.regionUnavailable' },
+  /** The application already has MAX_WORKING_API_KEYS keys that work (decision 043). */
+  API_KEY_LIMIT_REACHED: { status: 409, message: 'errors.apiKeyLimitReached' },
+  API_KEY_NOT_FOUND: { status: 404, message: 'errors.apiKeyNotFound' },
   NOT_READY: { status: 503, message: 'errors.notReady' },
   INVITATION_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.limitExceeded' },
   INVITATION_PENDING_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.pendingLimit' },

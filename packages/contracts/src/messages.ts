@@ -119,6 +119,9 @@ export const messages = {
   'errors.applicationNotDeactivated': 'Only deactivated applications can be reactivated.',
   'errors.confirmNameMismatch': 'Type the application name exactly to confirm.',
   'errors.regionUnavailable': 'The application region is not reachable right now. Please try again later.',
+  'errors.apiKeyLimitReached':
+    'This application already has 5 API keys that work. Revoke one first, or rotate a key so that it stops at once.',
+  'errors.apiKeyNotFound': 'This application has no such API key.',
   'errors.notReady': 'The server cannot answer requests yet.',
   'validation.displayName.required': 'Please enter display name',
   'validation.currentPassword.required': 'Please enter your current password.',

@@ -60,6 +60,14 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'PUT /api/v1/applications/{applicationId}': 'Rename an application',
   'POST /api/v1/applications/{applicationId}/deactivate': 'Deactivate an application (its name confirms it)',
   'POST /api/v1/applications/{applicationId}/reactivate': 'Reactivate a deactivated application',
+  'GET /api/v1/applications/{applicationId}/api-keys':
+    "The application's API keys, newest first, with their status and last use (never the keys themselves)",
+  'POST /api/v1/applications/{applicationId}/api-keys':
+    'Make an API key (at most 5 work at once); the answer holds the key itself, shown this once',
+  'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/rotate':
+    "Make the key's successor and stop the key after the overlap (now, 1 hour, 24 hours or 7 days)",
+  'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/revoke':
+    "Stop an API key at once, whatever the application's or the account's state",
 
   'GET /api/v1/members/': "The organisation's members",
   'GET /api/v1/members/me': "The caller's own membership",

@@ -1,9 +1,16 @@
 import {
   NetworkSchema,
   REGION_PATHS,
+  RegionApiKeyListSchema,
+  RegionApiKeySchema,
+  RegionCreatedApiKeySchema,
   UsageResponseSchema,
   type CreateNetworkRequest,
   type Network,
+  type RegionApiKey,
+  type RegionApiKeyList,
+  type RegionCreateApiKeyRequest,
+  type RegionCreatedApiKey,
   type RegionKey,
   type UsageResponse,
 } from '@portal/contracts';
@@ -25,8 +32,20 @@ export class RegionRequestError extends Error {
     readonly region: RegionKey,
     readonly status: number,
     detail: string,
+    /** The `code` of the region's JSON refusal (`API_KEY_LIMIT`), when it named one. */
+    readonly code?: string,
   ) {
     super(`region ${region} refused the request (${status}): ${detail}`);
+  }
+}
+
+function refusalCode(text: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -74,6 +93,32 @@ export class RegionClient {
     return this.call(region, UsageResponseSchema, 'GET', `${REGION_PATHS.usage}?${query}`);
   }
 
+  /** The network's API keys, newest first: never the keys themselves (decision 043). */
+  listApiKeys(region: RegionKey, networkId: string): Promise<RegionApiKeyList> {
+    return this.call(region, RegionApiKeyListSchema, 'GET', REGION_PATHS.apiKeys(networkId));
+  }
+
+  /** Makes a key under the portal's id; the answer holds the key itself, which no later call shows. */
+  createApiKey(
+    region: RegionKey,
+    networkId: string,
+    request: RegionCreateApiKeyRequest,
+  ): Promise<RegionCreatedApiKey> {
+    return this.call(region, RegionCreatedApiKeySchema, 'POST', REGION_PATHS.apiKeys(networkId), request);
+  }
+
+  /** Sets when the key stops; a key already stopping earlier keeps its earlier time. */
+  expireApiKey(region: RegionKey, networkId: string, keyId: string, expiresAt: Date): Promise<RegionApiKey> {
+    return this.call(region, RegionApiKeySchema, 'POST', REGION_PATHS.apiKeyExpire(networkId, keyId), {
+      expiresAt: expiresAt.toISOString(),
+    });
+  }
+
+  /** Stops the key now; a key revoked before keeps its first revocation's time. */
+  revokeApiKey(region: RegionKey, networkId: string, keyId: string): Promise<RegionApiKey> {
+    return this.call(region, RegionApiKeySchema, 'POST', REGION_PATHS.apiKeyRevoke(networkId, keyId));
+  }
+
   private async call<T>(
     region: RegionKey,
     schema: z.ZodType<T>,
@@ -101,7 +146,8 @@ export class RegionClient {
     if (response.status >= 500 || response.status === 429 || response.status === 408) {
       throw new RegionUnavailableError(region, `${response.status} ${text.slice(0, 200)}`);
     }
-    if (!response.ok) throw new RegionRequestError(region, response.status, text.slice(0, 200));
+    if (!response.ok)
+      throw new RegionRequestError(region, response.status, text.slice(0, 200), refusalCode(text));
     let json: unknown;
     try {
       json = JSON.parse(text);

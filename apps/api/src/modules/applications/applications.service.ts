@@ -87,14 +87,24 @@ async function visibleApplication(db: Db, caller: Caller, applicationId: string)
   return row;
 }
 
-/** The application as the member may see it; 403 without VIEW_APPLICATION, 404 outside their organisation or scope. */
-export async function findViewableApplication(db: Db, user: SessionUser, applicationId: string) {
-  const caller = await callerWith(db, user, 'VIEW_APPLICATION');
+/** The application as the member may act on it: 403 without `permission`, 404 outside their organisation or scope. */
+export async function findApplicationFor(
+  db: Db,
+  user: SessionUser,
+  permission: Permission,
+  applicationId: string,
+) {
+  const caller = await callerWith(db, user, permission);
   return { caller, row: await visibleApplication(db, caller, applicationId) };
 }
 
+/** The application as the member may see it; 403 without VIEW_APPLICATION, 404 outside their organisation or scope. */
+export function findViewableApplication(db: Db, user: SessionUser, applicationId: string) {
+  return findApplicationFor(db, user, 'VIEW_APPLICATION', applicationId);
+}
+
 /** Runs a regional call; an unreachable region becomes a 503 the user can retry, with nothing changed. */
-async function inRegion<T>(call: () => Promise<T>): Promise<T> {
+export async function inRegion<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -103,7 +113,7 @@ async function inRegion<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function assertAccountActive(membership: Membership) {
+export function assertAccountActive(membership: Membership) {
   if (membership.organization.accountStatus !== 'active') throw new AppError('ACCOUNT_INACTIVE');
 }
 

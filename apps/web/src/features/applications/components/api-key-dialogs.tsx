@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import {
   API_KEY_OVERLAPS,
+  MAX_WORKING_API_KEYS,
   MODAL_WIDTH_PX,
   type ApiKey,
   type ApiKeyOverlap,
@@ -86,13 +87,7 @@ export function NewKeyDialog({ shown, onClose }: { shown: NewApiKey | null; onCl
               }`}
           </Text>
           <Group gap="xs" wrap="nowrap" align="center">
-            <Code
-              aria-label={t('apiKeys.secret.label')}
-              style={{ wordBreak: 'break-all', flex: 1 }}
-              data-secret
-            >
-              {shown.created.secret}
-            </Code>
+            <Code style={{ wordBreak: 'break-all', flex: 1 }}>{shown.created.secret}</Code>
             <CopyAction value={shown.created.secret} label={t('apiKeys.secret.copy')} />
           </Group>
           <Alert color="orange" icon={<IconAlertTriangle aria-hidden />} role="status">
@@ -116,17 +111,20 @@ const isOverlap = (value: string): value is ApiKeyOverlap =>
 export function RotateKeyForm({
   app,
   apiKey,
+  atLimit,
   onRotated,
   onClose,
 }: {
   app: Application;
   apiKey: ApiKey;
+  /** MAX_WORKING_API_KEYS keys work: an overlap would need a sixth, so only "now" fits. */
+  atLimit: boolean;
   onRotated: (rotation: Required<NewApiKey>) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const rotate = useRotateApiKey(app.applicationId);
-  const [overlap, setOverlap] = useState<ApiKeyOverlap>('24h');
+  const [overlap, setOverlap] = useState<ApiKeyOverlap>(atLimit ? 'now' : '24h');
   const [name, setName] = useState('');
 
   const onSubmit = (event: FormEvent) => {
@@ -150,12 +148,18 @@ export function RotateKeyForm({
         </Text>
         <Radio.Group
           label={t('apiKeys.rotate.overlap')}
+          description={atLimit ? t('apiKeys.rotate.atLimit', { max: MAX_WORKING_API_KEYS }) : undefined}
           value={overlap}
           onChange={(value) => isOverlap(value) && setOverlap(value)}
         >
           <Group mt="xs">
             {API_KEY_OVERLAPS.map((value) => (
-              <Radio key={value} value={value} label={t(OVERLAP_LABELS[value])} />
+              <Radio
+                key={value}
+                value={value}
+                label={t(OVERLAP_LABELS[value])}
+                disabled={atLimit && value !== 'now'}
+              />
             ))}
           </Group>
         </Radio.Group>

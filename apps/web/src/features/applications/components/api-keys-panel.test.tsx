@@ -177,6 +177,18 @@ describe('the API keys of an application', { timeout: 30_000 }, () => {
     expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ overlap: '1h' });
   });
 
+  it('offers only "Now" when rotating while 5 keys work: an overlap would need a sixth', async () => {
+    answer('GET', KEYS_PATH, { results: ['a', 'b', 'c', 'd', 'e'].map((id) => key(id)) });
+    renderPanel();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Rotate Key a' }));
+    const rotate = await screen.findByRole('dialog', { name: 'Rotate API key' });
+    expect((within(rotate).getByRole('radio', { name: 'Now' }) as HTMLInputElement).checked).toBe(true);
+    for (const overlap of ['1 hour', '24 hours', '7 days'])
+      expect(within(rotate).getByRole('radio', { name: overlap }).hasAttribute('disabled')).toBe(true);
+    expect(rotate.textContent).toContain('With 5 keys working, the old key can only stop now');
+  });
+
   it("shows the server's refusal in the dialog and keeps it open", async () => {
     answer('GET', KEYS_PATH, { results: [key('first', { name: 'Default key' })] });
     answer(

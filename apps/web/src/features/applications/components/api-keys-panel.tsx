@@ -231,6 +231,7 @@ export function ApiKeysPanel({ app }: { app: Application }) {
           <RotateKeyForm
             app={app}
             apiKey={apiKey}
+            atLimit={!canCreateApiKey(keys)}
             onClose={() => setRotating(null)}
             onRotated={(rotation) => {
               setRotating(null);

@@ -1,5 +1,5 @@
 import type { Application, AuditLogEntry, ListAuditLogResponse } from '@portal/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
 import { until } from '../scale/until.ts';
@@ -11,6 +11,7 @@ import {
   jsonRequest,
   setUpOrganization,
 } from './helper.ts';
+import { withAuditEntriesRefused } from './audit-log-support.ts';
 import { usePortalWithRegionStandIn } from './region-stand-in.ts';
 
 /*
@@ -44,21 +45,6 @@ async function entryCount() {
     .from(schema.auditLogEntry)
     .where(eq(schema.auditLogEntry.organizationId, organizationId));
   return rows.length;
-}
-
-/**
- * Makes the database refuse new audit entries matching `condition` (a CHECK on the table, not applied
- * to the rows already there) while `run` runs: the change that records one must fail as a whole.
- */
-async function withAuditEntriesRefused(condition: string, run: () => Promise<void>) {
-  await t.database.db.execute(
-    sql.raw(`ALTER TABLE audit_log_entry ADD CONSTRAINT refused_in_test CHECK (NOT (${condition})) NOT VALID`),
-  );
-  try {
-    await run();
-  } finally {
-    await t.database.db.execute(sql.raw('ALTER TABLE audit_log_entry DROP CONSTRAINT refused_in_test'));
-  }
 }
 
 function expectMadeByOwner(entry: AuditLogEntry, requestId: unknown) {
@@ -174,7 +160,7 @@ describe('applications', () => {
   });
 
   it('keeps no application whose entry could not be written', async () => {
-    await withAuditEntriesRefused(`target_name = 'Unrecorded app'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `target_name = 'Unrecorded app'`, async () => {
       const created = await t.app.inject(
         browserRequest('POST', '/api/v1/applications', { name: 'Unrecorded app', plan: 'basic', region: 'EU' }),
       );
@@ -241,7 +227,7 @@ describe('members', () => {
     expectApiError(self, 409, 'CANNOT_REMOVE_SELF');
     expect(await entryCount()).toBe(before);
 
-    await withAuditEntriesRefused(`action = 'member.role_changed'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'member.role_changed'`, async () => {
       const changed = await t.app.inject(
         browserRequest('PUT', `/api/v1/members/${member.memberId}`, {
           displayName: 'analyst',
@@ -289,7 +275,7 @@ describe('invitations', () => {
   });
 
   it('stores no invitation whose entry cannot be written', async () => {
-    await withAuditEntriesRefused(`target_name = 'unrecorded@audit-recording.example.com'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `target_name = 'unrecorded@audit-recording.example.com'`, async () => {
       const sent = await invite(t.app, owner, ['unrecorded@audit-recording.example.com'], 'portal.developer');
       expect(sent.statusCode).toBe(500);
     });
@@ -323,7 +309,7 @@ describe("the organisation's second-factor requirement", () => {
     });
     expectMadeByOwner(requirement!, required.headers['x-request-id']);
 
-    await withAuditEntriesRefused(`action = 'two_factor.requirement_changed'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'two_factor.requirement_changed'`, async () => {
       const off = await t.app.inject(browserRequest('PUT', '/api/v1/accounts/security', { requireTwoFactor: false }));
       expect(off.statusCode).toBe(500);
     });

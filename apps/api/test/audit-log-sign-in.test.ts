@@ -23,6 +23,7 @@ import {
   ssoSettingsBody,
   useTestApp,
 } from './helper.ts';
+import { withAuditEntriesRefused } from './audit-log-support.ts';
 import { OidcStandIn, type OidcIdentity } from './oidc-stand-in.ts';
 import { freshTotp } from './totp.ts';
 
@@ -111,23 +112,6 @@ async function memberOf(email: string) {
     .innerJoin(schema.user, eq(schema.user.id, schema.member.userId))
     .where(eq(schema.user.email, email));
   return row ? { ...row, email } : undefined;
-}
-
-/**
- * Makes the database refuse new audit entries matching `condition` while `run` runs (a CHECK not
- * applied to the rows already there): the change that records one must fail as a whole.
- */
-async function withAuditEntriesRefused(condition: string, run: () => Promise<void>) {
-  await t.database.db.execute(
-    sql.raw(
-      `ALTER TABLE audit_log_entry ADD CONSTRAINT refused_in_test CHECK (NOT (${condition})) NOT VALID`,
-    ),
-  );
-  try {
-    await run();
-  } finally {
-    await t.database.db.execute(sql.raw('ALTER TABLE audit_log_entry DROP CONSTRAINT refused_in_test'));
-  }
 }
 
 async function sessionCount(email: string): Promise<number> {
@@ -223,7 +207,7 @@ describe('password sign-ins and sign-outs', () => {
   it('makes no session when its entry cannot be written', async () => {
     const sessions = await sessionCount(FOUNDER);
     const recorded = (await entries(founder, 'sign_in.succeeded')).length;
-    await withAuditEntriesRefused(`action = 'sign_in.succeeded'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'sign_in.succeeded'`, async () => {
       const refused = await signInWithPassword(FOUNDER);
       expect(refused.statusCode).toBe(500);
       expect(sessionCookieOf(refused.headers['set-cookie'])).toBeUndefined();
@@ -236,7 +220,7 @@ describe('password sign-ins and sign-outs', () => {
     const signedIn = await signInWithPassword(FOUNDER);
     const cookie = cookieHeader(signedIn.headers['set-cookie']);
     const sessions = await sessionCount(FOUNDER);
-    await withAuditEntriesRefused(`action = 'sign_in.signed_out'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'sign_in.signed_out'`, async () => {
       await t.app.inject(browserJson('POST', '/api/auth/sign-out', {}, cookie));
     });
     expect(await sessionCount(FOUNDER)).toBe(sessions);
@@ -281,7 +265,7 @@ describe('joining by invitation', () => {
   it('makes no member when the entry of the join cannot be written', async () => {
     const email = 'unrecorded-joiner@audit-sign-in.example.com';
     const invitation = await invitationOf(email);
-    await withAuditEntriesRefused(`action = 'member.joined'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'member.joined'`, async () => {
       expect((await confirm(invitation, email)).statusCode).toBe(500);
     });
     expect(await memberOf(email)).toBeUndefined();
@@ -319,7 +303,7 @@ describe('second factors', () => {
     cookie = cookieHeader(confirmed.headers['set-cookie']);
     member = (await memberOf(email))!;
 
-    await withAuditEntriesRefused(`action = 'two_factor.enrolled'`, async () => {
+    await withAuditEntriesRefused(t.database.db, `action = 'two_factor.enrolled'`, async () => {
       await expect(enrolAuthenticator(t.app, cookie)).rejects.toThrow(/two-factor confirm failed/);
     });
     expect((await accountOf(t.app, cookie)).twoFactorEnabled).toBe(false);

@@ -78,8 +78,9 @@ function csvLine(row: AuditLogEntryRow): string {
 /**
  * The organisation's entries matching `filter` as CSV, newest first in the list's order: the byte
  * order mark and the header, then one chunk per batch of `batchSize` entries, each read below the
- * previous batch's last entry. Read lazily: a consumer that stops (the client went away) stops the
- * reading after the batch in flight.
+ * previous batch's last entry. The next batch is read while the current one is written, so the
+ * database and the socket work side by side (two batches in memory at most). Read lazily: a consumer
+ * that stops (the client went away) stops the reading after the batch in flight.
  */
 export async function* auditLogCsv(
   executor: Executor,
@@ -88,14 +89,18 @@ export async function* auditLogCsv(
   batchSize = AUDIT_LOG_EXPORT_BATCH,
 ): AsyncGenerator<string> {
   yield CSV_BYTE_ORDER_MARK + AUDIT_LOG_CSV_COLUMNS.join(',') + LINE_END;
-  let before: AuditLogFilter['before'];
-  for (;;) {
-    const rows = await listAuditLogEntries(executor, organizationId, { ...filter, before }, batchSize);
+  // A promise of its own: drizzle's query runs anew each time its `then` is called.
+  const batchBelow = async (before: AuditLogFilter['before']) =>
+    listAuditLogEntries(executor, organizationId, { ...filter, before }, batchSize);
+  let next: Promise<AuditLogEntryRow[]> | undefined = batchBelow(undefined);
+  while (next) {
+    const rows: AuditLogEntryRow[] = await next;
     const last = rows.at(-1);
     if (!last) return;
+    next = rows.length < batchSize ? undefined : batchBelow({ createdAt: last.createdAt, id: last.id });
+    // A read started here and then dropped (the consumer stopped) must not reject unobserved.
+    next?.catch(() => undefined);
     yield rows.map(csvLine).join('');
-    if (rows.length < batchSize) return;
-    before = { createdAt: last.createdAt, id: last.id };
   }
 }
 

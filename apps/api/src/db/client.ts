@@ -98,6 +98,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle connection the server ends (restart, failover, a dropped database) is discarded and
     // replaced on next use; without a listener node-postgres would crash the process instead.
     pool.on('error', () => undefined);
+    // The same for a connection checked out between two queries (a transaction waiting on other
+    // work): node-postgres emits the server's FATAL on the client itself, and the pool listens only
+    // to idle ones. The transaction's next query fails instead, and the pool discards the client.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     // Before the first connection, so that every connection reports its writes.
     const sessionChanges = postgresSessionChanges(pool, options.databaseUrl);
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;

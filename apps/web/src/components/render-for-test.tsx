@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import type { Application } from '@portal/contracts';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
+import { vi } from 'vitest';
 import { addMessages } from '../lib/i18n';
 import { enSignedIn } from '../locales/en-signed-in';
 import { MantineShell } from './mantine-shell';
@@ -63,5 +64,40 @@ export function activeApplication(overrides: Partial<Application> = {}): Applica
     description: '',
     networkId: 'net-1',
     ...overrides,
+  };
+}
+
+/** A request the stubbed API received. */
+export interface SentRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Stands in for `fetch` until `vi.unstubAllGlobals()`: each method and path gets the answers given
+ * for it, in order (one with none left answers 500), and every request is kept in `sent`.
+ */
+export function stubApi() {
+  const answers = new Map<string, { status: number; body: unknown }[]>();
+  const sent: SentRequest[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      sent.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const next = answers.get(`${method} ${path}`)?.shift() ?? {
+        status: 500,
+        body: { code: 'INTERNAL', message: 'no answer' },
+      };
+      return new Response(JSON.stringify(next.body), { status: next.status });
+    }),
+  );
+  return {
+    sent,
+    answer(method: string, path: string, body: unknown, status = 200) {
+      const route = `${method} ${path}`;
+      answers.set(route, [...(answers.get(route) ?? []), { status, body }]);
+    },
   };
 }

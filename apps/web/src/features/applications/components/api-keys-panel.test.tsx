@@ -3,7 +3,7 @@ import type { ApiKey, CreatedApiKey, RotateApiKeyResponse } from '@portal/contra
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activeApplication, renderSignedInPart } from '../../../components/render-for-test';
+import { activeApplication, renderSignedInPart, stubApi } from '../../../components/render-for-test';
 import { ApiKeysPanel } from './api-keys-panel';
 
 // The machine may be busy: what the panel shows once its answer is in may take more than a second.
@@ -27,30 +27,11 @@ function key(id: string, overrides: Partial<ApiKey> = {}): ApiKey {
   };
 }
 
-/** Answers by method and path, in order; one with none left answers 500. */
-let answers: Map<string, { status: number; body: unknown }[]>;
-let sent: { method: string; path: string; body: unknown }[];
-
-const answer = (method: string, path: string, body: unknown, status = 200) => {
-  const route = `${method} ${path}`;
-  answers.set(route, [...(answers.get(route) ?? []), { status, body }]);
-};
+let api: ReturnType<typeof stubApi>;
+const answer = (method: string, path: string, body: unknown, status = 200) => api.answer(method, path, body, status);
 
 beforeEach(() => {
-  answers = new Map();
-  sent = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (path: string, init: RequestInit = {}) => {
-      const method = init.method ?? 'GET';
-      sent.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const next = answers.get(`${method} ${path}`)?.shift() ?? {
-        status: 500,
-        body: { code: 'INTERNAL', message: 'no answer' },
-      };
-      return new Response(JSON.stringify(next.body), { status: next.status });
-    }),
-  );
+  api = stubApi();
 });
 afterEach(() => {
   cleanup();
@@ -148,7 +129,7 @@ describe('the API keys of an application', { timeout: 30_000 }, () => {
     expect(within(dialog).getByText('rk_made0000-the-whole-secret')).toBeDefined();
     expect(within(dialog).getByRole('button', { name: 'Copy API key' })).toBeDefined();
     expect(within(dialog).getByText('Copy this key now. It will not be shown again.')).toBeDefined();
-    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ name: 'Backend' });
+    expect(api.sent.find((request) => request.method === 'POST')?.body).toEqual({ name: 'Backend' });
     await waitFor(() => expect(rowOf('Backend')).toBeDefined());
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
@@ -174,7 +155,7 @@ describe('the API keys of an application', { timeout: 30_000 }, () => {
     const shown = await screen.findByRole('dialog', { name: 'Your new API key' });
     expect(within(shown).getByText('rk_next0000-rotated-secret')).toBeDefined();
     expect(shown.textContent).toContain('Default key keeps working until 09 Mar 2026 15:00.');
-    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ overlap: '1h' });
+    expect(api.sent.find((request) => request.method === 'POST')?.body).toEqual({ overlap: '1h' });
   });
 
   it('offers only "Now" when rotating while 5 keys work: an overlap would need a sixth', async () => {

@@ -3,7 +3,7 @@ import type { AuditLogEntry, ListAuditLogResponse } from '@portal/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, configure, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedInPart } from '../../../components/render-for-test';
+import { renderSignedInPart, stubApi } from '../../../components/render-for-test';
 import { addMessages } from '../../../lib/i18n';
 import { enAuditLog } from '../../../locales/en-audit-log';
 import { AuditLogPage } from './audit-log-page';
@@ -25,28 +25,15 @@ const entry = (id: string, overrides: Partial<AuditLogEntry> = {}): AuditLogEntr
 // The machine may be busy: what the page shows once its answer is in may take more than a second.
 configure({ asyncUtilTimeout: 10_000 });
 
+let api: ReturnType<typeof stubApi>;
 /** The list's answers by path and query, in order; a path with none left answers 500. */
-let answers: Map<string, { status: number; body: unknown }[]>;
-let requested: string[];
-
 const answer = (path: string, body: ListAuditLogResponse | { code: string; message: string }, status = 200) =>
-  answers.set(path, [...(answers.get(path) ?? []), { status, body }]);
+  api.answer('GET', path, body, status);
+const requested = () => api.sent.map((request) => request.path);
 
 beforeEach(() => {
   addMessages(enAuditLog);
-  answers = new Map();
-  requested = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (path: string) => {
-      requested.push(path);
-      const next = answers.get(path)?.shift() ?? {
-        status: 500,
-        body: { code: 'INTERNAL', message: 'no answer' },
-      };
-      return new Response(JSON.stringify(next.body), { status: next.status });
-    }),
-  );
+  api = stubApi();
 });
 afterEach(() => {
   cleanup();
@@ -107,7 +94,7 @@ describe('the audit log page', { timeout: 30_000 }, () => {
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-01' } });
     expect((await screen.findByText('No entries match these filters')).getAttribute('role')).toBe('status');
-    expect(requested).toEqual(['/api/v1/audit-log', `/api/v1/audit-log?from=${from}`]);
+    expect(requested()).toEqual(['/api/v1/audit-log', `/api/v1/audit-log?from=${from}`]);
     const exportLink = screen.getByRole('link', { name: 'Export CSV' });
     expect(exportLink.getAttribute('href')).toBe(`/api/v1/audit-log/export?from=${from}`);
     expect(exportLink.hasAttribute('download')).toBe(true);
@@ -145,6 +132,6 @@ describe('the audit log page', { timeout: 30_000 }, () => {
 
     fireEvent.click(within(detail).getByRole('button', { name: 'Show entries for this target' }));
     expect(await screen.findByText('Only entries for dev1@acme.io (Member)')).toBeDefined();
-    expect(requested.at(-1)).toBe('/api/v1/audit-log?targetType=member&targetId=m-dev');
+    expect(requested().at(-1)).toBe('/api/v1/audit-log?targetType=member&targetId=m-dev');
   });
 });

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'billing.invoice_paid',
   'account.made_inactive',
   'account.made_active',
+  'usage_alert.changed',
+  'usage_alert.triggered',
   'operator.credit_granted',
   'operator.charge_raised',
   'operator.limits_changed',
@@ -59,6 +61,7 @@ export const AUDIT_ACTION_GROUPS = [
   'two_factor',
   'billing',
   'account',
+  'usage_alert',
   'operator',
 ] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];

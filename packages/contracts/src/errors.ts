@@ -27,6 +27,8 @@ export const ERROR_DEFINITIONS = {
   /** The application already has MAX_WORKING_API_KEYS keys that work (decision 043). */
   API_KEY_LIMIT_REACHED: { status: 409, message: 'errors.apiKeyLimitReached' },
   API_KEY_NOT_FOUND: { status: 404, message: 'errors.apiKeyNotFound' },
+  /** A usage alert of a kind the organisation's contract has no figure for (decision 044). */
+  USAGE_ALERT_NOT_FOR_CONTRACT: { status: 400, message: 'errors.usageAlertNotForContract' },
   NOT_READY: { status: 503, message: 'errors.notReady' },
   INVITATION_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.limitExceeded' },
   INVITATION_PENDING_LIMIT_EXCEEDED: { status: 409, message: 'invitation.error.pendingLimit' },

@@ -19,3 +19,4 @@ export * from './sso.ts';
 export * from './server-render.ts';
 export * from './audit-log.ts';
 export * from './card-number.ts';
+export * from './usage-alerts.ts';

@@ -122,6 +122,7 @@ export const messages = {
   'errors.apiKeyLimitReached':
     'This application already has 5 API keys that work. Revoke one first, or rotate a key so that it stops at once.',
   'errors.apiKeyNotFound': 'This application has no such API key.',
+  'errors.usageAlertNotForContract': "This alert does not apply to your organization's contract.",
   'errors.notReady': 'The server cannot answer requests yet.',
   'validation.displayName.required': 'Please enter display name',
   'validation.currentPassword.required': 'Please enter your current password.',

@@ -3,7 +3,8 @@
  * Beyond the spec's list: MANAGE_SECURITY (the organisation's security settings: whether members
  * must use a second factor) and MANAGE_SSO (its single sign-on: the identity provider, the domains,
  * new members' defaults, enforcement), the super-admin's alone (decision 037); VIEW_AUDIT_LOG (the
- * organisation's audit log), the super-admin's and the admin's (decision 042).
+ * organisation's audit log), the super-admin's and the admin's (decision 042); MANAGE_USAGE_ALERTS
+ * (the usage alerts' thresholds and recipients), the super-admin's alone (decision 044).
  */
 export const PERMISSIONS = [
   'VIEW_APPLICATION',
@@ -19,6 +20,7 @@ export const PERMISSIONS = [
   'MANAGE_SECURITY',
   'MANAGE_SSO',
   'VIEW_AUDIT_LOG',
+  'MANAGE_USAGE_ALERTS',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -65,6 +65,7 @@ export const enAuditLog = {
   'auditLog.group.two_factor': 'Two-factor authentication',
   'auditLog.group.billing': 'Billing',
   'auditLog.group.account': 'Account',
+  'auditLog.group.usage_alert': 'Usage alerts',
   'auditLog.group.operator': 'Operator',
 
   'auditLog.targetType.organization': 'Organization',
@@ -112,6 +113,8 @@ export const enAuditLog = {
   'auditLog.action.billing.invoice_paid': 'Invoice paid',
   'auditLog.action.account.made_inactive': 'Account made inactive',
   'auditLog.action.account.made_active': 'Account made active',
+  'auditLog.action.usage_alert.changed': 'Usage alerts changed',
+  'auditLog.action.usage_alert.triggered': 'Usage alert triggered',
   'auditLog.action.operator.credit_granted': 'Credit granted by an operator',
   'auditLog.action.operator.charge_raised': 'Charge raised by an operator',
   'auditLog.action.operator.limits_changed': 'Limits changed by an operator',

@@ -2,7 +2,16 @@ import type { AuditLogEntry, ListAuditLogResponse } from '@portal/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.ts';
-import { AUDIT_LOG_EXPORT_BATCH, auditLogCsv } from '../src/modules/audit-log/audit-log.export.ts';
+import {
+  AUDIT_LOG_EXPORT_BATCH,
+  auditLogCsv,
+  csvLine,
+  readAuditLogCsvLines,
+} from '../src/modules/audit-log/audit-log.export.ts';
+import {
+  listAuditLogEntries,
+  type NewAuditLogEntryRow,
+} from '../src/modules/audit-log/audit-log.repository.ts';
 import {
   expectApiError,
   invite,
@@ -327,6 +336,138 @@ describe('the audit log export', () => {
       );
       const body = expectApiError(response, 400);
       expect(body.message, query).toContain(field);
+    }
+  });
+});
+
+/** A new organisation of its own, with no member, whose log is what the test writes into it. */
+async function bareOrganization(name: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await t.database.db.insert(schema.organization).values({ id, name, email: `${name}@audit-export.example.com` });
+  return id;
+}
+
+/** Entries of `organizationId`, one millisecond apart (from `start`), each its own target `e-<n>`. */
+async function insertEntries(
+  organizationId: string,
+  start: string,
+  entries: Partial<Omit<NewAuditLogEntryRow, 'organizationId'>>[],
+) {
+  await t.database.db.insert(schema.auditLogEntry).values(
+    entries.map((entry, index) => ({
+      organizationId,
+      createdAt: new Date(Date.parse(start) + index),
+      actorKind: 'system' as const,
+      action: 'application.renamed' as const,
+      actionGroup: 'application' as const,
+      targetType: 'application' as const,
+      targetId: `e-${index}`,
+      targetName: `Entry ${index}`,
+      changes: {},
+      ...entry,
+    })),
+  );
+}
+
+/** What the application writes for the organisation's entries: the reference. */
+async function csvLinesOf(organizationId: string) {
+  return (await listAuditLogEntries(t.database.db, organizationId, {}, 10_000)).map(csvLine).join('');
+}
+
+describe('the lines the database writes', () => {
+  it('are byte for byte the lines the application writes, on awkward values', async () => {
+    const organizationId = await bareOrganization('lines');
+    const names = [
+      ...Object.values(AWKWARD_NAMES),
+      '',
+      '"',
+      "'already quoted",
+      ' =after a space',
+      '-',
+      'Zoë, 日本語 🚀',
+      'line\u2028separator',
+    ];
+    await insertEntries(organizationId, '1999-12-31T23:59:59.990Z', [
+      ...names.map((targetName) => ({ targetName })),
+      {
+        actorKind: 'member' as const,
+        actorMemberId: '=member',
+        actorEmail: '"quoted,local"@example.com',
+        ip: '2001:db8::1',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) "quoted", comma',
+        requestId: '@request',
+      },
+      { changes: { name: { before: 'The "best", app', after: 'two\nlines\r\n\t\u0001\\ /é 🚀' } } },
+      { changes: { count: { before: 0, after: -12.5 }, ratio: { after: 0.1 }, big: { after: 123456789012345 } } },
+      {
+        changes: {
+          flag: { before: true, after: false },
+          gone: { before: 'x', after: null },
+          added: { after: 'y' },
+          removed: { before: 'z' },
+        },
+      },
+      { changes: { domains: { before: [], after: ['a.example', 'say ", " here', 'b,c', ''] } } },
+      {
+        changes: {
+          zz: { after: 'first in JSON' },
+          a: { after: 'shortest' },
+          bbb: { after: 3 },
+          ключ: { after: 'значение' },
+          'k"q': { after: 'quoted key' },
+          '=sum': { after: '=1+2' },
+          '1a': { after: 'not an index' },
+        },
+      },
+      // What a change field holds beyond before and after, the export leaves out.
+      { changes: { extra: { before: 0, after: 1, note: 'dropped' } } as NewAuditLogEntryRow['changes'] },
+    ]);
+    const lines = await readAuditLogCsvLines(t.database.db, organizationId, {}, 1_000);
+    const expected = await csvLinesOf(organizationId);
+    expect(lines.exact).toBe(true);
+    expect(lines.entries).toBe(names.length + 7);
+    expect(lines.text).toBe(expected);
+    expect(lines.text).toContain(`,member,'=member,"""quoted,local""@example.com",`);
+    expect(lines.text).toContain('"{""domains"":{""before"":[],""after"":[""a.example"",""say \\"", \\"" here"",""b,c"",""""]}}"');
+    expect(lines.text).toContain('1999-12-31T23:59:59.990Z,system,');
+    expect(lines.text).toContain('2000-01-01T00:00:00.009Z,system,');
+  });
+
+  it('leave to the application the values it would write otherwise, and the export stays the same', async () => {
+    const organizationId = await bareOrganization('inexact');
+    // As jsonb holds them: written straight into the table, or as JavaScript writes them.
+    const stored = [
+      '{"amount": {"before": 1.50, "after": 2}}',
+      '{"big": {"after": 1e21}}',
+      '{"id": {"after": 12345678901234567890}}',
+      '{"10": {"after": "index key"}, "b": {"after": "y"}}',
+      '{"nested": {"after": {"b": 1, "a": [1, "x"]}}}',
+      '{"list": {"after": ["a", 1]}}',
+      '{"odd": "not an object"}',
+    ];
+    await insertEntries(organizationId, '2025-06-01T00:00:00.000Z', [
+      ...stored.map(() => ({})),
+      { changes: { tiny: { after: 0.00001 } } },
+      // Exact entries between them, so batches mix both.
+      ...Array.from({ length: 5 }, (_, n) => ({ targetName: `plain ${n}`, changes: { n: { after: n } } })),
+    ]);
+    for (const [index, changes] of stored.entries())
+      await t.database.db.execute(
+        sql`UPDATE audit_log_entry SET changes = ${changes}::jsonb WHERE organization_id = ${organizationId} AND target_id = ${`e-${index}`}`,
+      );
+    for (let index = 0; index <= stored.length; index += 1) {
+      const filter = { targetType: 'application' as const, targetId: `e-${index}` };
+      const lines = await readAuditLogCsvLines(t.database.db, organizationId, filter, 10);
+      expect(lines.entries, `e-${index}`).toBe(1);
+      expect(lines.exact, `e-${index}`).toBe(false);
+    }
+    const expected = await csvLinesOf(organizationId);
+    expect(expected).toContain('"{""amount"":{""before"":1.5,""after"":2}}"');
+    expect(expected).toContain('"{""10"":{""after"":""index key""},""b"":{""after"":""y""}}"');
+    for (const batchSize of [3, 1_000]) {
+      const chunks: string[] = [];
+      for await (const chunk of auditLogCsv(t.database.db, organizationId, {}, batchSize)) chunks.push(chunk);
+      expect(chunks.join(''), `batches of ${batchSize}`).toBe(`\uFEFF${HEADER}\r\n${expected}`);
     }
   });
 });

@@ -39,6 +39,8 @@ import { operatorsJobs } from './modules/operators/operators.jobs.ts';
 import { operatorsRoutes } from './modules/operators/operators.routes.ts';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
 import { paymentsJobs } from './modules/payments/payments.jobs.ts';
+import { usageAlertsPlugin } from './modules/usage-alerts/usage-alerts.jobs.ts';
+import { usageAlertsRoutes } from './modules/usage-alerts/usage-alerts.routes.ts';
 import { paymentsPlugin } from './modules/payments/payments.plugin.ts';
 import { accountPaymentsRoutes, transactionPaymentsRoutes } from './modules/payments/payments.routes.ts';
 import { STRIPE_WEBHOOK_PREFIX, stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes.ts';
@@ -133,6 +135,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   // The modules' services, each built once here for its routes, its jobs and the operator API.
   await app.register(ledgerPlugin);
   await app.register(billingPlugin);
+  await app.register(usageAlertsPlugin);
   await app.register(paymentsPlugin);
   await app.register(ssoPlugin);
   const stripe = stripeSources(config);
@@ -201,6 +204,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     await app.register(stripeWebhookRoutes, { prefix: STRIPE_WEBHOOK_PREFIX });
   }
   await app.register(planUsageRoutes, { prefix: '/api/v1/accounts' });
+  await app.register(usageAlertsRoutes, { prefix: '/api/v1/usage-alerts' });
   await app.register(invoicesRoutes, { prefix: INVOICE_LINKS_PREFIX });
   await app.register(membersRoutes, { prefix: '/api/v1/members' });
   await app.register(rolesRoutes, { prefix: '/api/v1/roles' });

@@ -124,7 +124,10 @@ describe('usage import', () => {
     await sdkUsers('EU', europe, 'carol');
     const deps = { db: t.database.db, regions: t.app.regions, now: () => new Date() };
 
-    expect(await importUsage(deps, thisMonth())).toEqual({ recorded: 2 });
+    expect(await importUsage(deps, thisMonth())).toEqual({
+      recorded: 2,
+      organizationIds: new Set([organizationId]),
+    });
     expect(await usageRows(singapore, thisMonth())).toEqual([
       expect.objectContaining({ organizationId, mau: 2 }),
     ]);

@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, ROLE_IDS, permissionsForRoles, uiPermissions } from './permissions.ts';
 
 describe('role permissions', () => {
-  it('gives the super-admin everything and the admin everything except billing and the security pages', () => {
+  it('gives the super-admin everything and the admin everything except billing, the security pages and usage alerts', () => {
     expect(permissionsForRoles(['portal.super-admin'])).toEqual([...PERMISSIONS]);
     expect(permissionsForRoles(['portal.admin'])).toEqual(
-      PERMISSIONS.filter((p) => !['VIEW_BILLING', 'MANAGE_SECURITY', 'MANAGE_SSO'].includes(p)),
+      PERMISSIONS.filter(
+        (p) => !['VIEW_BILLING', 'MANAGE_SECURITY', 'MANAGE_SSO', 'MANAGE_USAGE_ALERTS'].includes(p),
+      ),
     );
   });
 
-  it('keeps the organisation security settings and single sign-on to the super-admin', () => {
-    for (const permission of ['MANAGE_SECURITY', 'MANAGE_SSO'] as const) {
+  it('keeps the organisation security settings, single sign-on and usage alerts to the super-admin', () => {
+    for (const permission of ['MANAGE_SECURITY', 'MANAGE_SSO', 'MANAGE_USAGE_ALERTS'] as const) {
       const holders = ROLE_IDS.filter((role) => permissionsForRoles([role]).includes(permission));
       expect(holders, permission).toEqual(['portal.super-admin']);
     }

@@ -18,7 +18,9 @@ import {
   TRANSACTION_ID_PADDING,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
+  USAGE_ALERT_KINDS,
   type AuditChanges,
+  type UsageAlert,
 } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import {
@@ -741,5 +743,46 @@ export const auditLogEntry = pgTable(
       t.id.desc(),
     ),
     index('audit_log_entry_created_brin_idx').using('brin', t.createdAt),
+  ],
+);
+
+/**
+ * An organisation's usage alerts as its super-admins saved them, the set and the extra recipients
+ * each saved whole (decision 044). No row: the contract's defaults.
+ */
+export const usageAlertSetting = pgTable('usage_alert_setting', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organization.id, { onDelete: 'cascade' }),
+  alerts: jsonb('alerts').$type<UsageAlert[]>().notNull(),
+  recipients: jsonb('recipients').$type<string[]>().notNull(),
+  ...timestamps,
+});
+
+/**
+ * A threshold crossed in a billing cycle. The unique key is what makes each threshold noticed once a
+ * month across servers and retries; `mailedAt` is set once its mail is queued, so a crash in between
+ * leaves it for the next check.
+ */
+export const usageAlertNotice = pgTable(
+  'usage_alert_notice',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: organizationIdColumn(),
+    kind: text('kind', { enum: USAGE_ALERT_KINDS }).notNull(),
+    threshold: bigint('threshold', { mode: 'number' }).notNull(),
+    /** The figure when the threshold was crossed: MAU, or USD cents. */
+    figure: bigint('figure', { mode: 'number' }).notNull(),
+    /** The licence's MAU then, what a percentage alert was a percentage of. */
+    licenseMau: integer('license_mau').notNull(),
+    billingCycle: text('billing_cycle').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('usage_alert_notice_once_idx').on(t.organizationId, t.kind, t.threshold, t.billingCycle),
+    index('usage_alert_notice_unmailed_idx')
+      .on(t.id)
+      .where(sql`${t.mailedAt} IS NULL`),
   ],
 );

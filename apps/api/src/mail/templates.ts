@@ -163,21 +163,66 @@ interface LowBalanceMailInput {
   link: string;
 }
 
-/** The warning that the prepaid balance will not cover a month like the last one. */
-export function lowBalanceMail(input: LowBalanceMailInput): OutgoingMail {
-  const { portalName, organizationName, balance, lastMonth, link } = input;
-  const intro = `The prepaid balance of ${organizationName} is ${balance}, less than last month's charge of ${lastMonth}.`;
-  const advice =
-    'Top up now so that this month is paid from the balance: an account whose balance cannot pay its charge becomes inactive.';
-  const text = [portalName, '', intro, '', advice, '', `Top up: ${link}`].join('\n');
+/** A notice of a few paragraphs and one button: the same in the text and the HTML part. */
+function paragraphsMail(
+  to: string,
+  portalName: string,
+  copy: { subject: string; paragraphs: readonly string[]; action: string; link: string },
+): OutgoingMail {
+  const { subject, paragraphs, action, link } = copy;
+  const text = [
+    portalName,
+    '',
+    ...paragraphs.flatMap((paragraph) => [paragraph, '']),
+    `${action}: ${link}`,
+  ].join('\n');
   const html = `<!doctype html>
 <html lang="en"><body style="font-family:Arial,sans-serif;color:#1a1b1e;max-width:560px;margin:0 auto;padding:24px">
 <h1 style="font-size:20px">${escapeHtml(portalName)}</h1>
-<p>${escapeHtml(intro)}</p>
-<p>${escapeHtml(advice)}</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">Top up</a></p>
+${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1864ab;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">${escapeHtml(action)}</a></p>
 </body></html>`;
-  return { to: input.to, subject: `Your ${portalName} balance is running low`, text, html };
+  return { to, subject, text, html };
+}
+
+/** The warning that the prepaid balance will not cover a month like the last one. */
+export function lowBalanceMail(input: LowBalanceMailInput): OutgoingMail {
+  const { portalName, organizationName, balance, lastMonth, link } = input;
+  return paragraphsMail(input.to, portalName, {
+    subject: `Your ${portalName} balance is running low`,
+    paragraphs: [
+      `The prepaid balance of ${organizationName} is ${balance}, less than last month's charge of ${lastMonth}.`,
+      'Top up now so that this month is paid from the balance: an account whose balance cannot pay its charge becomes inactive.',
+    ],
+    action: 'Top up',
+    link,
+  });
+}
+
+interface UsageAlertMailInput {
+  to: string;
+  portalName: string;
+  /** What was crossed, for the subject: "80 % of the licence used". */
+  headline: string;
+  /** The figure and the threshold in a sentence. */
+  summary: string;
+  /** Where the figures and the alerts' settings are, and what the button says. */
+  action: string;
+  link: string;
+}
+
+/** A usage alert's threshold crossed (decision 044), once a month each. */
+export function usageAlertMail(input: UsageAlertMailInput): OutgoingMail {
+  const { portalName, headline, summary, action, link } = input;
+  return paragraphsMail(input.to, portalName, {
+    subject: `${portalName} usage alert: ${headline}`,
+    paragraphs: [
+      summary,
+      'You get this mail once a month for each alert crossed. The super-admins of the organization can change the alerts and who is told on the Subscription and licenses page.',
+    ],
+    action,
+    link,
+  });
 }
 
 interface TwoFactorResetMailInput {

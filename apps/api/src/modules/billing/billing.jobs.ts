@@ -89,6 +89,8 @@ export interface BillingJobsDeps {
   log: FastifyBaseLogger;
   /** The monthly run the bill of a closed month is. */
   monthlyRun: ReturnType<typeof monthlyRunService>;
+  /** What follows an import: the usage alerts of the organisations it changed. */
+  afterUsageImport: (cycle: string, organizationIds: Iterable<string>) => Promise<void>;
 }
 
 
@@ -96,12 +98,12 @@ export interface BillingJobsDeps {
  * Imports a month's monthly active users of every application from its region's admin API (one
  * call per region, side by side) and records them, the latest import winning. A region that fails
  * leaves the others recorded; the job then throws, to be retried as a whole, which records the
- * same figures again.
+ * same figures again. Answers how many applications' figures were recorded, and whose.
  */
 export async function importUsage(
   deps: Pick<BillingJobsDeps, 'db' | 'regions' | 'now'>,
   cycle: string,
-): Promise<{ recorded: number }> {
+): Promise<{ recorded: number; organizationIds: Set<string> }> {
   const organizationsByRegion = new Map<RegionKey, Map<string, string>>();
   for (const application of await listApplicationsWithNetwork(deps.db)) {
     const organizationOf = organizationsByRegion.get(application.region) ?? new Map<string, string>();
@@ -110,6 +112,7 @@ export async function importUsage(
   }
   const importedAt = deps.now();
   let recorded = 0;
+  const organizationIds = new Set<string>();
   const regions = [...organizationsByRegion];
   const outcomes = await Promise.allSettled(
     regions.map(async ([region, organizationOf]) => {
@@ -124,6 +127,7 @@ export async function importUsage(
           importedAt,
         });
         recorded += 1;
+        organizationIds.add(organizationId);
       }
     }),
   );
@@ -131,7 +135,7 @@ export async function importUsage(
     outcome.status === 'rejected' ? [`${regions[index]?.[0]}: ${String(outcome.reason)}`] : [],
   );
   if (failures.length > 0) throw new Error(`usage of ${cycle} not imported from ${failures.join('; ')}`);
-  return { recorded };
+  return { recorded, organizationIds };
 }
 
 /**
@@ -305,8 +309,9 @@ class BillingWorkers implements JobWorkers {
     await deps.jobQueue.work<ImportUsageJob>(IMPORT_USAGE_QUEUE, {}, async ([job]) => {
       if (!job) return;
       const { cycle, billAfter } = job.data;
-      const { recorded } = await importUsage(deps, cycle);
+      const { recorded, organizationIds } = await importUsage(deps, cycle);
       deps.log.info({ cycle, recorded }, 'usage imported');
+      await deps.afterUsageImport(cycle, organizationIds);
       if (billAfter) await deps.jobQueue.sendOnce(BILL_MONTH_QUEUE, { cycle }, jobIdOf('bill-month', cycle));
     });
     await deps.jobQueue.work<BillMonthJob>(BILL_MONTH_QUEUE, {}, async ([job]) => {
@@ -368,6 +373,7 @@ export async function billingJobs(app: FastifyInstance) {
       now: () => new Date(),
       scheduleSeconds: app.config.billingScheduleSeconds,
       log: app.log,
+      afterUsageImport: (cycle, organizationIds) => app.usageAlerts.afterUsageImport(cycle, organizationIds),
     }),
   );
 }

@@ -40,6 +40,7 @@ export async function operatorsRoutes(app: FastifyInstance) {
     jobQueue: app.jobQueue,
     ledger: app.ledger,
     monthlyRun: app.billing.monthlyRun,
+    afterUsageImport: (cycle, organizationIds) => app.usageAlerts.afterUsageImport(cycle, organizationIds),
   });
   const token = operatorToken(app.config);
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -63,6 +63,8 @@ export interface OperatorsDeps {
   /** Credit grants and the account status. */
   ledger: LedgerService;
   monthlyRun: Billing['monthlyRun'];
+  /** What follows an import: the usage alerts of the organisations it changed. */
+  afterUsageImport: (cycle: string, organizationIds: Iterable<string>) => Promise<void>;
   now?: () => Date;
 }
 
@@ -118,6 +120,7 @@ export function operatorsService({
   jobQueue,
   ledger,
   monthlyRun,
+  afterUsageImport,
   now = () => new Date(),
 }: OperatorsDeps) {
   /** An organisation named by its id or by the address of one of its members; 404 when there is none. */
@@ -329,12 +332,14 @@ export function operatorsService({
     /** Imports a month's usage (the current month by default) from every region, and answers once it is recorded. */
     async importUsage({ month }: ImportUsageRequest): Promise<ImportUsageResponse> {
       const cycle = month ?? billingCycleOf(now());
+      let imported;
       try {
-        const { recorded } = await importUsage({ db, regions, now }, cycle);
-        return { month: cycle, recorded };
+        imported = await importUsage({ db, regions, now }, cycle);
       } catch (error) {
         throw new AppError('REGION_UNAVAILABLE', { message: (error as Error).message });
       }
+      await afterUsageImport(cycle, imported.organizationIds);
+      return { month: cycle, recorded: imported.recorded };
     },
 
     /**

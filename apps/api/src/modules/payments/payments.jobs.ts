@@ -7,6 +7,7 @@ import { lowBalanceMail, paymentReceiptMail } from '../../mail/templates.ts';
 import { jobIdOf, type JobQueue, type JobWorkers } from '../../plugins/job-queue.ts';
 import { billingCycleBefore, billingCycleOf, formatUsd } from '../billing/billing-rules.ts';
 import { listSuperAdminEmails } from '../billing/billing.repository.ts';
+import { usageAlertRecipients } from '../usage-alerts/usage-alerts.check.ts';
 import { deleteExpiredCardAttempts } from './card-attempts.ts';
 import {
   findAttempt,
@@ -87,15 +88,15 @@ export async function mailPaymentReceipt(deps: ReceiptDeps, job: PaymentReceiptJ
 }
 
 /**
- * Warns the super-admins of each active PAYG organisation whose balance is below last month's
- * charge, once a month: the mail jobs are keyed by organisation, month and address, so a warning
+ * Warns each active PAYG organisation whose balance is below last month's charge (the low-balance
+ * alert of those who set none: its super-admins and the addresses they added), once a month: the mail jobs are keyed by organisation, month and address, so a warning
  * repeated before the month is recorded sends nothing twice.
  */
 export async function warnLowBalances(deps: { db: Db; jobQueue: JobQueue }, now: Date) {
   const cycle = billingCycleOf(now);
   const low = await listLowBalances(deps.db, cycle, billingCycleBefore(now));
   for (const organization of low) {
-    for (const to of await listSuperAdminEmails(deps.db, organization.organizationId)) {
+    for (const to of await usageAlertRecipients(deps.db, organization.organizationId)) {
       const job: LowBalanceMailJob = { ...organization, cycle, to };
       await deps.jobQueue.send(LOW_BALANCE_MAIL_QUEUE, job, {
         id: jobIdOf('low-balance', organization.organizationId, cycle, to),

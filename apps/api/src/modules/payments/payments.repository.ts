@@ -252,7 +252,8 @@ export async function findPayingOrganization(executor: Executor, organizationId:
 
 /**
  * Active PAYG organisations not yet warned this month whose balance is below what last month's
- * service charge came to: at last month's usage, the balance will not cover this month.
+ * service charge came to: at last month's usage, the balance will not cover this month. An
+ * organisation that set a low-balance usage alert is warned by that alert instead (decision 044).
  */
 export async function listLowBalances(executor: Executor, currentCycle: string, previousCycle: string) {
   const { organization, ledgerTransaction: transactions } = schema;
@@ -277,6 +278,7 @@ export async function listLowBalances(executor: Executor, currentCycle: string, 
         eq(organization.accountStatus, 'active'),
         sql`${organization.balanceCents} < ${transactions.amountCents}`,
         sql`${organization.lowBalanceWarnedFor} IS DISTINCT FROM ${currentCycle}`,
+        sql`NOT EXISTS (SELECT 1 FROM ${schema.usageAlertSetting} WHERE ${schema.usageAlertSetting.organizationId} = ${organization.id} AND ${schema.usageAlertSetting.alerts} @> '[{"kind":"low_balance"}]'::jsonb)`,
       ),
     )
     .orderBy(asc(organization.id));

@@ -3,13 +3,14 @@ import { en } from '../locales/en';
 import type { enAuditLog } from '../locales/en-audit-log';
 import type { enPayments } from '../locales/en-payments';
 import type { enSignedIn } from '../locales/en-signed-in';
+import type { enUsageAlerts } from '../locales/en-usage-alerts';
 
 /**
  * The portal's wording, English only. A lookup with `{{name}}` interpolation and English plurals
  * (`key_one` / `key_other`, chosen by `count`) is all the pages need; this replaces i18next and
  * react-i18next, which cost every page about 18 kB of gzip JavaScript (decision 012).
  */
-type Messages = typeof en & typeof enSignedIn & typeof enPayments & typeof enAuditLog;
+type Messages = typeof en & typeof enSignedIn & typeof enPayments & typeof enAuditLog & typeof enUsageAlerts;
 type PluralBase<K> = K extends `${infer Base}_one` | `${infer Base}_other` ? Base : never;
 type PluralKey = keyof Messages & (`${string}_one` | `${string}_other`);
 

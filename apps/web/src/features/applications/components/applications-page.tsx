@@ -45,9 +45,10 @@ const ApplicationDialogs = lazy(() => import('./application-dialogs'));
 
 /**
  * §2 application list (/apps/:sub). `tour` (the guided tour's offer and runner) shows once the list
- * has loaded, so the tour finds the cards that are there.
+ * has loaded, so the tour finds the cards that are there; `notices` (the usage alerts crossed this
+ * month) show above the list, which does not wait for them.
  */
-export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
+export function ApplicationsPage({ tour, notices }: { tour?: ReactNode; notices?: ReactNode }) {
   const { t } = useTranslation();
   const { sub = 'asc' } = useParams();
   const account = useSignedInAccount();
@@ -159,6 +160,8 @@ export function ApplicationsPage({ tour }: { tour?: ReactNode }) {
       {account.accountStatus === 'inactive' && (
         <AlertBox kind="warning">{t('apps.inactiveAccount')}</AlertBox>
       )}
+
+      {notices}
 
       {list.isError && (
         <AlertBox kind="fail">

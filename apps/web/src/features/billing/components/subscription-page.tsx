@@ -1,6 +1,7 @@
 import { Alert, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { APPLICATION_LIST_MAX_LIMIT, type UsageRecord } from '@portal/contracts';
 import { IconAlertCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useApplications } from '../../../api/applications/list-applications';
 import { Loading } from '../../../components/page-loader';
 import { formatDate, formatTime } from '../../../lib/dates';
@@ -127,8 +128,11 @@ function FlatRateUsage({
   );
 }
 
-/** §2 /subscription-licenses/:sub: plan and licence usage, shaped by the contract type. */
-export function SubscriptionPage() {
+/**
+ * §2 /subscription-licenses/:sub: plan and licence usage, shaped by the contract type, then
+ * `usageAlerts` (the usage alerts' section), which loads on its own.
+ */
+export function SubscriptionPage({ usageAlerts }: { usageAlerts?: ReactNode }) {
   const { t } = useTranslation();
   const contracts = useContracts();
   const usages = useUsages();
@@ -163,6 +167,7 @@ export function SubscriptionPage() {
     <Stack gap="lg">
       <Title order={1}>{t('page.subscription')}</Title>
       {content()}
+      {usageAlerts}
     </Stack>
   );
 }

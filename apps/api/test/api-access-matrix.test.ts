@@ -2,12 +2,25 @@ import type { Application } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENABLED_AUTH_ENDPOINTS, GOOGLE_ENDPOINTS, SSO_ENDPOINTS } from '../src/modules/identity/identity.routes.ts';
+import {
+  ENABLED_AUTH_ENDPOINTS,
+  GOOGLE_ENDPOINTS,
+  SSO_ENDPOINTS,
+} from '../src/modules/identity/identity.routes.ts';
 import * as schema from '../src/db/schema.ts';
 import { documentPath } from '../src/docs/api-reference.ts';
 import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
-import { BILLING_UPDATE, CREATED, FORBIDDEN, NOT_FOUND, NO_CONTENT, OK, UNAUTHORIZED, type Outcome } from './access-outcomes.ts';
+import {
+  BILLING_UPDATE,
+  CREATED,
+  FORBIDDEN,
+  NOT_FOUND,
+  NO_CONTENT,
+  OK,
+  UNAUTHORIZED,
+  type Outcome,
+} from './access-outcomes.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import { DnsStandIn } from './dns-stand-in.ts';
 import { GoogleStandIn } from './google-stand-in.ts';
@@ -82,6 +95,7 @@ const HOLDERS = {
   MANAGE_SECURITY: ['portal.super-admin'],
   MANAGE_SSO: ['portal.super-admin'],
   VIEW_AUDIT_LOG: ['portal.super-admin', 'portal.admin'],
+  MANAGE_USAGE_ALERTS: ['portal.super-admin'],
   NOBODY: [],
 } as const;
 
@@ -107,7 +121,10 @@ function permission(
   otherOrganisation: Outcome,
   scoped?: Outcome,
 ): Record<Caller, Outcome> {
-  const answers = { anonymous: UNAUTHORIZED, 'other organisation': otherOrganisation } as Record<Caller, Outcome>;
+  const answers = { anonymous: UNAUTHORIZED, 'other organisation': otherOrganisation } as Record<
+    Caller,
+    Outcome
+  >;
   for (const caller of Object.keys(ROLE_OF) as OwnCaller[]) {
     answers[caller] = holders.includes(ROLE_OF[caller]) ? allowed : FORBIDDEN;
   }
@@ -148,7 +165,14 @@ async function json(response: LightMyRequestResponse) {
 
 async function createApplication(name: string): Promise<Application> {
   const [app] = (await json(
-    await t.app.inject(jsonRequest('POST', '/api/v1/applications', { name, plan: 'advance', region: 'EU' }, people['super-admin'].cookie)),
+    await t.app.inject(
+      jsonRequest(
+        'POST',
+        '/api/v1/applications',
+        { name, plan: 'advance', region: 'EU' },
+        people['super-admin'].cookie,
+      ),
+    ),
   )) as Application[];
   return app!;
 }
@@ -158,7 +182,14 @@ async function waitUntilActive(apps: Application[]) {
   for (const app of apps) {
     for (;;) {
       const read = (await json(
-        await t.app.inject(jsonRequest('GET', `/api/v1/applications/${app.applicationId}`, undefined, people['super-admin'].cookie)),
+        await t.app.inject(
+          jsonRequest(
+            'GET',
+            `/api/v1/applications/${app.applicationId}`,
+            undefined,
+            people['super-admin'].cookie,
+          ),
+        ),
       )) as Application;
       if (read.state === 'active') break;
       if (Date.now() > deadline) throw new Error(`${app.name} stayed ${read.state}`);
@@ -178,7 +209,9 @@ async function pendingInvitation(): Promise<{ id: string; code: string; email: s
 beforeAll(async () => {
   const ownerEmail = 'owner@matrix.io';
   const ownerCookie = await setUpOrganization(t.app, ownerEmail);
-  const me = (await json(await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, ownerCookie)))) as {
+  const me = (await json(
+    await t.app.inject(jsonRequest('GET', '/api/v1/accounts/me', undefined, ownerCookie)),
+  )) as {
     organizationId: string;
     memberId: string;
   };
@@ -209,12 +242,18 @@ beforeAll(async () => {
   inScope = await createApplication('In scope');
   keysTarget = await createApplication('Keys');
   // One application per caller to deactivate, and one per caller to reactivate.
-  for (let index = 0; index < 2 * CALLERS.length; index += 1) activePool.push(await createApplication(`Pool ${index}`));
+  for (let index = 0; index < 2 * CALLERS.length; index += 1)
+    activePool.push(await createApplication(`Pool ${index}`));
   await waitUntilActive([target, inScope, keysTarget, ...activePool]);
   for (const app of activePool.splice(CALLERS.length)) {
     await json(
       await t.app.inject(
-        jsonRequest('POST', `/api/v1/applications/${app.applicationId}/deactivate`, { confirmName: app.name }, ownerCookie),
+        jsonRequest(
+          'POST',
+          `/api/v1/applications/${app.applicationId}/deactivate`,
+          { confirmName: app.name },
+          ownerCookie,
+        ),
       ),
     );
     deactivatedPool.push(app);
@@ -231,11 +270,16 @@ beforeAll(async () => {
   };
   const strangerEmail = 'stranger@elsewhere.io';
   const strangerCookie = await setUpOrganization(t.app, strangerEmail);
-  const stranger = (await json(await t.app.inject(jsonRequest('GET', '/api/v1/members/me', undefined, strangerCookie)))) as { id: string };
+  const stranger = (await json(
+    await t.app.inject(jsonRequest('GET', '/api/v1/members/me', undefined, strangerCookie)),
+  )) as { id: string };
   people['other organisation'] = { cookie: strangerCookie, memberId: stranger.id, email: strangerEmail };
 
   const targetEmail = freshEmail('target');
-  targetMember = { ...(await joinByInvitation(t.app, ownerCookie, targetEmail, 'portal.developer')), email: targetEmail };
+  targetMember = {
+    ...(await joinByInvitation(t.app, ownerCookie, targetEmail, 'portal.developer')),
+    email: targetEmail,
+  };
   pendingInvitationId = (await pendingInvitation()).id;
   verifiableCode = (await pendingInvitation()).code;
 
@@ -279,7 +323,12 @@ async function cardToken(): Promise<string> {
     method: 'POST',
     url: new URL(configuration.tokenizeUrl, TEST_ORIGIN).pathname,
     headers: { authorization: `Bearer ${configuration.publicKey}`, 'content-type': 'application/json' },
-    payload: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+    payload: {
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 2,
+      cvc: '123',
+    },
   });
   return ((await json(tokenized)) as { id: string }).id;
 }
@@ -313,7 +362,9 @@ const apiKeysUrl = (suffix = '') => `/api/v1/applications/${keysTarget.applicati
 /** Revokes the key application's working keys as the owner: at most 5 work at once. */
 async function roomForApiKeys() {
   const owner = people['super-admin'].cookie;
-  const { results } = (await json(await t.app.inject(jsonRequest('GET', apiKeysUrl(), undefined, owner)))) as {
+  const { results } = (await json(
+    await t.app.inject(jsonRequest('GET', apiKeysUrl(), undefined, owner)),
+  )) as {
     results: { id: string; status: string }[];
   };
   for (const key of results.filter(({ status }) => status === 'active' || status === 'expiring'))
@@ -323,7 +374,9 @@ async function roomForApiKeys() {
 /** A working key of the key application, made by the owner, for a call that rotates or revokes it. */
 async function ownerApiKey(): Promise<string> {
   await roomForApiKeys();
-  const created = await t.app.inject(jsonRequest('POST', apiKeysUrl(), { name: 'Matrix key' }, people['super-admin'].cookie));
+  const created = await t.app.inject(
+    jsonRequest('POST', apiKeysUrl(), { name: 'Matrix key' }, people['super-admin'].cookie),
+  );
   return ((await json(created)) as { id: string }).id;
 }
 
@@ -338,7 +391,11 @@ interface Row {
 }
 
 const call =
-  (method: InjectOptions['method'], url: string | (() => string), body?: unknown | (() => unknown)): Prepare =>
+  (
+    method: InjectOptions['method'],
+    url: string | (() => string),
+    body?: unknown | (() => unknown),
+  ): Prepare =>
   async () => ({
     method,
     url: typeof url === 'function' ? url() : url,
@@ -350,7 +407,10 @@ const call =
  * `withOperatorToken`. The calls leave the owner's organisation as the other rows need it: active,
  * PAYG, with room for what they create, and March 2025 already billed.
  */
-const ownOrganization = (suffix = '') => () => `/api/operator/v1/organizations/${ownerOrganizationId}${suffix}`;
+const ownOrganization =
+  (suffix = '') =>
+  () =>
+    `/api/operator/v1/organizations/${ownerOrganizationId}${suffix}`;
 /** Whom the operator's two-factor reset names: a person of their own, since it ends their sessions. */
 const TWO_FACTOR_RESET_EMAIL = 'two-factor-reset@matrix.io';
 let twoFactorResetPerson: Promise<string> | undefined;
@@ -360,7 +420,11 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
     withOperatorToken: OK,
     prepare: async () => {
       await (twoFactorResetPerson ??= setUpOrganization(t.app, TWO_FACTOR_RESET_EMAIL));
-      return { method: 'POST', url: '/api/operator/v1/two-factor-resets', body: { email: TWO_FACTOR_RESET_EMAIL } };
+      return {
+        method: 'POST',
+        url: '/api/operator/v1/two-factor-resets',
+        body: { email: TWO_FACTOR_RESET_EMAIL },
+      };
     },
   },
   'GET /api/operator/v1/organizations': {
@@ -406,21 +470,30 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
   },
   'POST /api/operator/v1/billing-runs': {
     withOperatorToken: OK,
-    prepare: call('POST', '/api/operator/v1/billing-runs', () => ({ month: '2025-03', organization: ownerOrganizationId })),
+    prepare: call('POST', '/api/operator/v1/billing-runs', () => ({
+      month: '2025-03',
+      organization: ownerOrganizationId,
+    })),
   },
 };
 
 /** Rows by the route's key in the OpenAPI document: `METHOD path`. */
 const ROWS: Record<string, Row> = {
   ...Object.fromEntries(
-    Object.entries(OPERATOR_ROWS).map(([key, { prepare }]) => [key, { expected: everyone(UNAUTHORIZED), prepare }]),
+    Object.entries(OPERATOR_ROWS).map(([key, { prepare }]) => [
+      key,
+      { expected: everyone(UNAUTHORIZED), prepare },
+    ]),
   ),
   'GET /api/health': { expected: everyone(OK), prepare: call('GET', '/api/health') },
   'GET /healthz': { expected: everyone(OK), prepare: call('GET', '/healthz') },
   'GET /readyz': { expected: everyone(OK), prepare: call('GET', '/readyz') },
   'GET /api/v1/config/': { expected: everyone(OK), prepare: call('GET', '/api/v1/config') },
   'GET /api/v1/utils/countries': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/countries') },
-  'GET /api/v1/utils/subdivisions': { expected: everyone(OK), prepare: call('GET', '/api/v1/utils/subdivisions?countryCode=SG') },
+  'GET /api/v1/utils/subdivisions': {
+    expected: everyone(OK),
+    prepare: call('GET', '/api/v1/utils/subdivisions?countryCode=SG'),
+  },
 
   'GET /api/v1/accounts/me': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/me') },
   // How the caller ended the guided tour: every member's own, whatever their role.
@@ -456,7 +529,10 @@ const ROWS: Record<string, Row> = {
   },
   // Organisation single sign-on (MANAGE_SSO), each organisation its own (the path names none). The
   // connection is the local SAML identity provider's metadata, tested before it is stored.
-  'GET /api/v1/sso/': { expected: permission(HOLDERS.MANAGE_SSO, OK, OK), prepare: call('GET', '/api/v1/sso') },
+  'GET /api/v1/sso/': {
+    expected: permission(HOLDERS.MANAGE_SSO, OK, OK),
+    prepare: call('GET', '/api/v1/sso'),
+  },
   'POST /api/v1/sso/connection/test': {
     expected: permission(HOLDERS.MANAGE_SSO, OK, OK),
     prepare: call('POST', '/api/v1/sso/connection/test', samlConnection),
@@ -482,7 +558,10 @@ const ROWS: Record<string, Row> = {
   },
   // The platform's tax table and free-credit tiers: product-wide reference data, no organisation's own.
   'GET /api/v1/accounts/tax': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/tax') },
-  'GET /api/v1/accounts/freecredits': { expected: signedIn(OK), prepare: call('GET', '/api/v1/accounts/freecredits') },
+  'GET /api/v1/accounts/freecredits': {
+    expected: signedIn(OK),
+    prepare: call('GET', '/api/v1/accounts/freecredits'),
+  },
   // Plan and licence usage: each organisation its own.
   'GET /api/v1/accounts/usages': {
     expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
@@ -495,6 +574,23 @@ const ROWS: Record<string, Row> = {
   'GET /api/v1/accounts/usages/monthly': {
     expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
     prepare: call('GET', '/api/v1/accounts/usages/monthly'),
+  },
+  // Usage alerts, each organisation its own (the path names none): read with the plan, saved by the
+  // super-admin alone (MANAGE_USAGE_ALERTS); the notices are the application list's banner.
+  'GET /api/v1/usage-alerts/': {
+    expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
+    prepare: call('GET', '/api/v1/usage-alerts'),
+  },
+  'PUT /api/v1/usage-alerts/': {
+    expected: permission(HOLDERS.MANAGE_USAGE_ALERTS, OK, OK),
+    prepare: call('PUT', '/api/v1/usage-alerts', {
+      alerts: [{ kind: 'mau', value: 5000 }],
+      recipients: ['finance@access-matrix.example.com'],
+    }),
+  },
+  'GET /api/v1/usage-alerts/notices': {
+    expected: permission(HOLDERS.VIEW_PLAN_DETAIL, OK, OK),
+    prepare: call('GET', '/api/v1/usage-alerts/notices'),
   },
 
   'GET /api/v1/transactions/': {
@@ -555,11 +651,17 @@ const ROWS: Record<string, Row> = {
   },
   'DELETE /api/v1/accounts/payment-profiles/{id}': {
     expected: permission(HOLDERS.VIEW_BILLING, NO_CONTENT, NOT_FOUND),
-    prepare: async () => ({ method: 'DELETE', url: `/api/v1/accounts/payment-profiles/${await ownerCard()}` }),
+    prepare: async () => ({
+      method: 'DELETE',
+      url: `/api/v1/accounts/payment-profiles/${await ownerCard()}`,
+    }),
   },
   'PUT /api/v1/accounts/payment-profiles/{profileId}/default': {
     expected: permission(HOLDERS.VIEW_BILLING, OK, NOT_FOUND),
-    prepare: async () => ({ method: 'PUT', url: `/api/v1/accounts/payment-profiles/${await ownerCard()}/default` }),
+    prepare: async () => ({
+      method: 'PUT',
+      url: `/api/v1/accounts/payment-profiles/${await ownerCard()}/default`,
+    }),
   },
   'POST /api/v1/accounts/topup': {
     expected: permission(HOLDERS.VIEW_BILLING, CREATED, CREATED),
@@ -584,7 +686,11 @@ const ROWS: Record<string, Row> = {
   },
   'POST /api/v1/applications/': {
     expected: permission(HOLDERS.CREATE_APPLICATION, CREATED, CREATED),
-    prepare: call('POST', '/api/v1/applications', () => ({ name: freshEmail('app').split('@')[0], plan: 'basic', region: 'SG' })),
+    prepare: call('POST', '/api/v1/applications', () => ({
+      name: freshEmail('app').split('@')[0],
+      plan: 'basic',
+      region: 'SG',
+    })),
   },
   'GET /api/v1/applications/{applicationId}': {
     expected: permission(HOLDERS.VIEW_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
@@ -599,12 +705,20 @@ const ROWS: Record<string, Row> = {
     // An active application of its own for each caller (the pool holds one per caller).
     prepare: async () => {
       const app = activePool.pop()!;
-      return { method: 'POST', url: `/api/v1/applications/${app.applicationId}/deactivate`, body: { confirmName: app.name } };
+      return {
+        method: 'POST',
+        url: `/api/v1/applications/${app.applicationId}/deactivate`,
+        body: { confirmName: app.name },
+      };
     },
   },
   'POST /api/v1/applications/{applicationId}/reactivate': {
     expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
-    prepare: async () => ({ method: 'POST', url: `/api/v1/applications/${deactivatedPool.pop()!.applicationId}/reactivate`, body: {} }),
+    prepare: async () => ({
+      method: 'POST',
+      url: `/api/v1/applications/${deactivatedPool.pop()!.applicationId}/reactivate`,
+      body: {},
+    }),
   },
 
   // An application's API keys, kept by its region (decision 043): reading them is seeing the
@@ -622,14 +736,21 @@ const ROWS: Record<string, Row> = {
   },
   'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/rotate': {
     expected: permission(HOLDERS.EDIT_APPLICATION, CREATED, NOT_FOUND, NOT_FOUND),
-    prepare: async () => ({ method: 'POST', url: apiKeysUrl(`/${await ownerApiKey()}/rotate`), body: { overlap: '1h' } }),
+    prepare: async () => ({
+      method: 'POST',
+      url: apiKeysUrl(`/${await ownerApiKey()}/rotate`),
+      body: { overlap: '1h' },
+    }),
   },
   'POST /api/v1/applications/{applicationId}/api-keys/{keyId}/revoke': {
     expected: permission(HOLDERS.EDIT_APPLICATION, OK, NOT_FOUND, NOT_FOUND),
     prepare: async () => ({ method: 'POST', url: apiKeysUrl(`/${await ownerApiKey()}/revoke`) }),
   },
 
-  'GET /api/v1/members/': { expected: permission(HOLDERS.VIEW_MEMBER, OK, OK), prepare: call('GET', '/api/v1/members?limit=200') },
+  'GET /api/v1/members/': {
+    expected: permission(HOLDERS.VIEW_MEMBER, OK, OK),
+    prepare: call('GET', '/api/v1/members?limit=200'),
+  },
   'GET /api/v1/members/me': { expected: signedIn(OK), prepare: call('GET', '/api/v1/members/me') },
   'GET /api/v1/members/{memberId}': {
     expected: permission(HOLDERS.VIEW_MEMBER, OK, NOT_FOUND),
@@ -646,7 +767,12 @@ const ROWS: Record<string, Row> = {
   'DELETE /api/v1/members/{memberId}': {
     expected: permission(HOLDERS.MANAGE_MEMBER, NO_CONTENT, NOT_FOUND),
     prepare: async () => {
-      const doomed = await joinByInvitation(t.app, people['super-admin'].cookie, freshEmail('doomed'), 'portal.developer');
+      const doomed = await joinByInvitation(
+        t.app,
+        people['super-admin'].cookie,
+        freshEmail('doomed'),
+        'portal.developer',
+      );
       return { method: 'DELETE', url: `/api/v1/members/${doomed.memberId}` };
     },
   },
@@ -661,7 +787,10 @@ const ROWS: Record<string, Row> = {
   },
   'GET /api/v1/roles/': { expected: signedIn(OK), prepare: call('GET', '/api/v1/roles?limit=50') },
 
-  'GET /api/v1/invitations/': { expected: permission(HOLDERS.VIEW_MEMBER, OK, OK), prepare: call('GET', '/api/v1/invitations?limit=50') },
+  'GET /api/v1/invitations/': {
+    expected: permission(HOLDERS.VIEW_MEMBER, OK, OK),
+    prepare: call('GET', '/api/v1/invitations?limit=50'),
+  },
   'POST /api/v1/invitations/': {
     expected: permission(HOLDERS.MANAGE_MEMBER, CREATED, CREATED),
     prepare: call('POST', '/api/v1/invitations', () => ({
@@ -679,7 +808,10 @@ const ROWS: Record<string, Row> = {
     prepare: call('POST', () => `/api/v1/invitations/${pendingInvitationId}/resend`),
   },
   // The invitee's side: the mailed code is the credential, whoever else the caller is.
-  'POST /api/invitations/verify': { expected: everyone(OK), prepare: call('POST', '/api/invitations/verify', () => ({ code: verifiableCode })) },
+  'POST /api/invitations/verify': {
+    expected: everyone(OK),
+    prepare: call('POST', '/api/invitations/verify', () => ({ code: verifiableCode })),
+  },
   'POST /api/invitations/{invitationId}/confirm': {
     expected: everyone(CREATED),
     prepare: async () => {
@@ -687,23 +819,36 @@ const ROWS: Record<string, Row> = {
       return {
         method: 'POST',
         url: `/api/invitations/${invitation.id}/confirm`,
-        body: { displayName: 'Joiner', password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, code: invitation.code },
+        body: {
+          displayName: 'Joiner',
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+          code: invitation.code,
+        },
       };
     },
   },
   // Server to server: only the regions' admin token, never a member's session.
   'POST /api/internal/v1/regional-sessions/check': {
     expected: everyone(UNAUTHORIZED),
-    prepare: call('POST', '/api/internal/v1/regional-sessions/check', () => ({ sessionId: 'any', applicationId: target.applicationId })),
+    prepare: call('POST', '/api/internal/v1/regional-sessions/check', () => ({
+      sessionId: 'any',
+      applicationId: target.applicationId,
+    })),
   },
 
   // The development outbox: mounted only on loopback outside production, open to whoever reaches it.
   'GET /dev/mailbox/': { expected: everyone(OK), prepare: call('GET', '/dev/mailbox/') },
-  'GET /dev/mailbox/messages': { expected: everyone(OK), prepare: call('GET', '/dev/mailbox/messages?to=owner%40matrix.io') },
+  'GET /dev/mailbox/messages': {
+    expected: everyone(OK),
+    prepare: call('GET', '/dev/mailbox/messages?to=owner%40matrix.io'),
+  },
   'GET /dev/mailbox/messages/{id}': {
     expected: everyone(OK),
     prepare: async () => {
-      const [message] = (await json(await t.app.inject({ method: 'GET', url: '/dev/mailbox/messages?to=owner%40matrix.io' }))) as { id: string }[];
+      const [message] = (await json(
+        await t.app.inject({ method: 'GET', url: '/dev/mailbox/messages?to=owner%40matrix.io' }),
+      )) as { id: string }[];
       return { method: 'GET', url: `/dev/mailbox/messages/${message!.id}` };
     },
   },
@@ -713,28 +858,47 @@ const ROWS: Record<string, Row> = {
 const IDENTITY_ROWS: Record<string, Row> = {
   'POST /sign-up/email': {
     expected: everyone(OK),
-    prepare: call('POST', '/api/auth/sign-up/email', () => ({ email: freshEmail('signup'), password: STRONG_PASSWORD, name: 'New' })),
+    prepare: call('POST', '/api/auth/sign-up/email', () => ({
+      email: freshEmail('signup'),
+      password: STRONG_PASSWORD,
+      name: 'New',
+    })),
   },
   'POST /sign-in/email': {
     expected: everyone({ status: 401, code: 'INVALID_EMAIL_OR_PASSWORD' }),
-    prepare: call('POST', '/api/auth/sign-in/email', { email: 'owner@matrix.io', password: 'Wr0ng!Password-x' }),
+    prepare: call('POST', '/api/auth/sign-in/email', {
+      email: 'owner@matrix.io',
+      password: 'Wr0ng!Password-x',
+    }),
   },
   'POST /sign-out': { expected: everyone(OK), prepare: call('POST', '/api/auth/sign-out', {}) },
   'POST /email-otp/send-verification-otp': {
     expected: everyone(OK),
-    prepare: call('POST', '/api/auth/email-otp/send-verification-otp', () => ({ email: freshEmail('resend'), type: 'email-verification' })),
+    prepare: call('POST', '/api/auth/email-otp/send-verification-otp', () => ({
+      email: freshEmail('resend'),
+      type: 'email-verification',
+    })),
   },
   'POST /email-otp/verify-email': {
     expected: everyone(BAD_REQUEST),
-    prepare: call('POST', '/api/auth/email-otp/verify-email', () => ({ email: freshEmail('verify'), otp: '000000' })),
+    prepare: call('POST', '/api/auth/email-otp/verify-email', () => ({
+      email: freshEmail('verify'),
+      otp: '000000',
+    })),
   },
   'POST /email-otp/request-password-reset': {
     expected: everyone(OK),
-    prepare: call('POST', '/api/auth/email-otp/request-password-reset', () => ({ email: freshEmail('reset') })),
+    prepare: call('POST', '/api/auth/email-otp/request-password-reset', () => ({
+      email: freshEmail('reset'),
+    })),
   },
   'POST /email-otp/reset-password': {
     expected: everyone(BAD_REQUEST),
-    prepare: call('POST', '/api/auth/email-otp/reset-password', () => ({ email: freshEmail('renew'), otp: '000000', password: STRONG_PASSWORD })),
+    prepare: call('POST', '/api/auth/email-otp/reset-password', () => ({
+      email: freshEmail('renew'),
+      otp: '000000',
+      password: STRONG_PASSWORD,
+    })),
   },
   // Two-factor authentication: one's own, on a session (a wrong password changes nothing), and the
   // codes either confirm one's own enrolment or finish a sign-in that asked for them (two-factor.test.ts).
@@ -786,7 +950,11 @@ const IDENTITY_ROWS: Record<string, Row> = {
 const SSO_IDENTITY_ROWS: Record<string, Row> = {
   'POST /sign-in/sso': {
     expected: everyone(OK),
-    prepare: call('POST', '/api/auth/sign-in/sso', { organizationSlug: SSO_DOMAIN, callbackURL: '/', errorCallbackURL: '/sign-in-sso' }),
+    prepare: call('POST', '/api/auth/sign-in/sso', {
+      organizationSlug: SSO_DOMAIN,
+      callbackURL: '/',
+      errorCallbackURL: '/sign-in-sso',
+    }),
   },
   'GET /sso/callback/:providerId': {
     expected: everyone({ status: 302 }),
@@ -794,7 +962,9 @@ const SSO_IDENTITY_ROWS: Record<string, Row> = {
   },
   'POST /sso/saml2/sp/acs/:providerId': {
     expected: everyone({ status: 302 }),
-    prepare: call('POST', () => `/api/auth/sso/saml2/sp/acs/${ssoProviderId}`, { SAMLResponse: Buffer.from('<unasked/>').toString('base64') }),
+    prepare: call('POST', () => `/api/auth/sso/saml2/sp/acs/${ssoProviderId}`, {
+      SAMLResponse: Buffer.from('<unasked/>').toString('base64'),
+    }),
   },
   'GET /sso/saml2/sp/metadata': {
     expected: everyone(OK),
@@ -857,9 +1027,13 @@ describe('the whole API × every kind of caller', () => {
     const enabled = Object.entries({ ...ENABLED_AUTH_ENDPOINTS, ...GOOGLE_ENDPOINTS }).map(
       ([path, endpoint]) => `${endpoint.method} ${path}`,
     );
-    expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(enabled.sort());
+    expect(Object.keys(IDENTITY_ROWS).sort(), 'identity endpoints without an expected row').toEqual(
+      enabled.sort(),
+    );
     const sso = Object.entries(SSO_ENDPOINTS).map(([path, endpoint]) => `${endpoint.method} ${path}`);
-    expect(Object.keys(SSO_IDENTITY_ROWS).sort(), 'SSO endpoints without an expected row').toEqual(sso.sort());
+    expect(Object.keys(SSO_IDENTITY_ROWS).sort(), 'SSO endpoints without an expected row').toEqual(
+      sso.sort(),
+    );
   });
 
   for (const [key, row] of Object.entries({
@@ -879,14 +1053,19 @@ describe('the whole API × every kind of caller', () => {
     for (const [key, { prepare, withOperatorToken }] of Object.entries(OPERATOR_ROWS)) {
       const prepared = await prepare('anonymous');
       const request = jsonRequest(prepared.method, prepared.url, prepared.body);
-      const response = await t.app.inject({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
+      const response = await t.app.inject({
+        ...request,
+        headers: { ...request.headers, authorization: `Bearer ${token}` },
+      });
       expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBe(withOperatorToken.status);
     }
   });
 
   it("gives another organisation's member an audit log export of their organisation's entries only", async () => {
     const download = async (caller: SignedIn) => {
-      const response = await t.app.inject(jsonRequest('GET', '/api/v1/audit-log/export', undefined, people[caller].cookie));
+      const response = await t.app.inject(
+        jsonRequest('GET', '/api/v1/audit-log/export', undefined, people[caller].cookie),
+      );
       expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
       return response.body;
     };
@@ -900,7 +1079,12 @@ describe('the whole API × every kind of caller', () => {
 
   it('lets the scoped developer reach the application in their scope, so the 404s above are the scope', async () => {
     const response = await t.app.inject(
-      jsonRequest('GET', `/api/v1/applications/${inScope.applicationId}`, undefined, people['scoped developer'].cookie),
+      jsonRequest(
+        'GET',
+        `/api/v1/applications/${inScope.applicationId}`,
+        undefined,
+        people['scoped developer'].cookie,
+      ),
     );
     expect(response.statusCode).toBe(200);
   });

@@ -60,6 +60,11 @@ const TAGS: Record<string, { name: string; description: string }> = {
     description:
       'Who changed what in the organisation, and when: entries newest first, filtered, a page at a time or all as CSV (VIEW_AUDIT_LOG).',
   },
+  'usage-alerts': {
+    name: 'Usage alerts',
+    description:
+      'Thresholds on monthly active users, the projected charge and the balance, each mailed once a month when crossed.',
+  },
   invitations: {
     name: 'Invitations',
     description: 'Inviting people, and the invitee joining through the mailed link.',

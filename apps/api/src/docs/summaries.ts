@@ -28,6 +28,12 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   'GET /api/v1/accounts/contracts': "The organisation's contract: type, licensed MAU, support plan",
   'GET /api/v1/accounts/usages/monthly':
     "Each application's monthly active users in each of the last 12 months (UTC), oldest first",
+  'GET /api/v1/usage-alerts/':
+    "The organisation's usage alerts and the addresses they also tell, or its contract's defaults (VIEW_PLAN_DETAIL; money kinds with VIEW_BILLING)",
+  'PUT /api/v1/usage-alerts/':
+    "Save the organisation's usage alerts and added addresses, the whole set at once (MANAGE_USAGE_ALERTS)",
+  'GET /api/v1/usage-alerts/notices':
+    "This month's usage alerts crossed that are still set, for the application list's banner (VIEW_PLAN_DETAIL)",
 
   'GET /api/v1/transactions/': "A page of 30 of the organisation's transactions, newest or oldest first",
   'POST /api/v1/transactions/search': 'Transactions whose padded id starts with the term (autocomplete)',

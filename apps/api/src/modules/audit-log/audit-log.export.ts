@@ -92,22 +92,54 @@ export function csvLine(row: AuditLogEntryRow): string {
  */
 
 /** A regular expression as an SQL string literal: a constant, which PostgreSQL compiles once. */
-const sqlPattern = (pattern: RegExp) => sql.raw(`'${pattern.source.replaceAll("'", "''")}'`);
-const FORMULA_START_SQL = sqlPattern(FORMULA_START);
-const NEEDS_QUOTES_SQL = sqlPattern(NEEDS_QUOTES);
-/** Either rule: most fields match neither, which one test tells. */
-const FORMULA_OR_QUOTES_SQL = sqlPattern(new RegExp(`${FORMULA_START.source}|${NEEDS_QUOTES.source}`));
+const sqlPattern = (pattern: string) => sql.raw(`'${pattern.replaceAll("'", "''")}'`);
+const FORMULA_START_SQL = sqlPattern(FORMULA_START.source);
+const NEEDS_QUOTES_SQL = sqlPattern(NEEDS_QUOTES.source);
 
 /** `csvField` in SQL. */
 function csvFieldSql(value: SQL): SQL {
   const text = sql`(CASE WHEN ${value} ~ ${FORMULA_START_SQL} THEN '''' || ${value} ELSE ${value} END)`;
   return sql`(CASE
     WHEN ${value} IS NULL THEN ''
-    WHEN ${value} !~ ${FORMULA_OR_QUOTES_SQL} THEN ${value}
     WHEN ${text} ~ ${NEEDS_QUOTES_SQL} THEN '"' || replace(${text}, '"', '""') || '"'
     ELSE ${text}
   END)`;
 }
+
+/** The entry's text columns, after its time and before its changes. */
+const TEXT_COLUMNS = [
+  auditLogEntry.actorKind,
+  auditLogEntry.actorMemberId,
+  auditLogEntry.actorEmail,
+  auditLogEntry.action,
+  auditLogEntry.actionGroup,
+  auditLogEntry.targetType,
+  auditLogEntry.targetId,
+  auditLogEntry.targetName,
+  auditLogEntry.ip,
+  auditLogEntry.userAgent,
+  auditLogEntry.requestId,
+];
+/** The fields joined by a control character (unit separator): a rule applies to one only if this matches. */
+const FIELD_SEPARATOR = '\\x1f';
+const FIELDS_NEEDING_A_RULE_SQL = sql`concat_ws(E'${sql.raw(FIELD_SEPARATOR)}', ${sql.join(TEXT_COLUMNS, sql`, `)}) ~ ${sqlPattern(
+  `${NEEDS_QUOTES.source}|${FORMULA_START.source.replace(/^\^/, `(^|${FIELD_SEPARATOR})`)}`,
+)}`;
+
+/**
+ * The text columns as CSV fields. Most entries need no rule in any field: one test of them all and
+ * a plain join cost less than testing each field (a null is an empty field either way).
+ */
+const TEXT_FIELDS_SQL = sql`(CASE
+  WHEN ${FIELDS_NEEDING_A_RULE_SQL} THEN ${sql.join(
+    TEXT_COLUMNS.map((column) => csvFieldSql(sql`${column}`)),
+    sql` || ',' || `,
+  )}
+  ELSE ${sql.join(
+    TEXT_COLUMNS.map((column) => sql`coalesce(${column}, '')`),
+    sql` || ',' || `,
+  )}
+END)`;
 
 /**
  * A change's `before` or `after` as `JSON.stringify` writes it, or NULL where the database's text
@@ -149,30 +181,19 @@ const CHANGES_JSON_SQL = sql`
     ) AS value
   ) AS changes_json`;
 
-/** `csvLine` in SQL; the time as `toISOString()` writes it (the column keeps milliseconds). */
+/**
+ * `csvLine` in SQL, NULL where it might differ; the time as `toISOString()` writes it (the column
+ * keeps milliseconds). The changes' JSON needs no formula rule (it starts with `{`) and, but for
+ * `{}`, always quotes.
+ */
 const CSV_LINE_SQL: AuditLogEntryText = {
-  text: sql`${sql.join(
-    [
-      sql`to_char(${auditLogEntry.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      ...[
-        auditLogEntry.actorKind,
-        auditLogEntry.actorMemberId,
-        auditLogEntry.actorEmail,
-        auditLogEntry.action,
-        auditLogEntry.actionGroup,
-        auditLogEntry.targetType,
-        auditLogEntry.targetId,
-        auditLogEntry.targetName,
-        auditLogEntry.ip,
-        auditLogEntry.userAgent,
-        auditLogEntry.requestId,
-      ].map((column) => csvFieldSql(sql`${column}`)),
-      csvFieldSql(sql`changes_json.json`),
-    ],
-    sql` || ',' || `,
-  )} || E'\\r\\n'`,
+  text: sql`CASE WHEN changes_json.exact THEN
+    to_char(${auditLogEntry.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' ||
+    ${TEXT_FIELDS_SQL} || ',' ||
+    CASE WHEN changes_json.json = '{}' THEN '{}' ELSE '"' || replace(changes_json.json, '"', '""') || '"' END ||
+    E'\\r\\n'
+  END`,
   from: CHANGES_JSON_SQL,
-  exact: sql`changes_json.exact`,
 };
 
 /** Up to `count` entries as CSV lines written by the database, and whether each is what `csvLine` writes. */

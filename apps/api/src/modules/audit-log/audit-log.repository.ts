@@ -65,14 +65,12 @@ export function listAuditLogEntries(executor: Executor, organizationId: string, 
     .limit(count);
 }
 
-/** How the database writes each entry of a batch as text, and whether it wrote it exactly. */
+/** How the database writes an entry as text. */
 export interface AuditLogEntryText {
-  /** An entry's text, of the columns of `audit_log_entry` (and of `from`). */
+  /** The entry's text, of the columns of `audit_log_entry` and of `from`; NULL where it cannot be exact. */
   text: SQL;
-  /** A lateral join the expressions read, e.g. of the entry's changes. */
+  /** A lateral join the text reads, e.g. of the entry's changes. */
   from: SQL;
-  /** True where `text` is what the application would have written for the entry. */
-  exact: SQL;
 }
 
 export interface AuditLogTextBatch {
@@ -86,8 +84,10 @@ export interface AuditLogTextBatch {
 }
 
 /**
- * The same entries as `listAuditLogEntries`, each written as text by the database and joined into
- * one string: one row of one column for the whole batch, so the driver builds no object per entry.
+ * The same entries as `listAuditLogEntries`, each written as text by the database: a row of one
+ * text per entry (and its place in the order), which costs the driver far less than the entry's
+ * columns. One string of the whole batch would cost the database more than the rows do: it spends
+ * twice the time building and sending a value of a megabyte as 5,000 of 300 bytes.
  */
 export async function readAuditLogTextBatch(
   executor: Executor,
@@ -97,39 +97,22 @@ export async function readAuditLogTextBatch(
   entryText: AuditLogEntryText,
 ): Promise<AuditLogTextBatch> {
   const result = await executor.execute(sql`
-    WITH batch AS (
-      SELECT ${auditLogEntry.createdAt} AS created_at, ${auditLogEntry.id} AS id,
-        ${entryText.text} AS text, ${entryText.exact} AS exact
-      FROM ${auditLogEntry} ${entryText.from}
-      WHERE ${auditLogWhere(organizationId, filter)}
-      ORDER BY ${NEWEST_FIRST}
-      LIMIT ${count}
-    )
-    SELECT coalesce(string_agg(text, '' ORDER BY created_at DESC, id DESC), '') AS text,
-      count(*)::int AS entries,
-      coalesce(bool_and(exact), true) AS exact,
-      to_char(min(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_created_at,
-      (array_agg(id ORDER BY created_at, id))[1]::text AS last_id
-    FROM batch`);
-  const [row] = (result as unknown as { rows: BatchRow[] }).rows;
-  if (!row) throw new Error('An aggregate answered no row.');
+    SELECT ${entryText.text} AS text,
+      to_char(${auditLogEntry.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+      ${auditLogEntry.id}::text AS id
+    FROM ${auditLogEntry} ${entryText.from}
+    WHERE ${auditLogWhere(organizationId, filter)}
+    ORDER BY ${NEWEST_FIRST}
+    LIMIT ${count}`);
+  const rows = (result as unknown as { rows: { text: string | null; created_at: string; id: string }[] }).rows;
+  const texts = rows.map((row) => row.text);
+  const last = rows.at(-1);
   return {
-    text: row.text,
-    entries: row.entries,
-    exact: row.exact,
-    last:
-      row.last_created_at === null || row.last_id === null
-        ? undefined
-        : { createdAt: new Date(row.last_created_at), id: Number(row.last_id) },
+    text: texts.join(''),
+    entries: rows.length,
+    exact: !texts.includes(null),
+    last: last && { createdAt: new Date(last.created_at), id: Number(last.id) },
   };
-}
-
-interface BatchRow {
-  text: string;
-  entries: number;
-  exact: boolean;
-  last_created_at: string | null;
-  last_id: string | null;
 }
 
 /**

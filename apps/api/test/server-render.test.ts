@@ -21,8 +21,12 @@ const INDEX = [
   '<link rel="preload" href="/api/v1/accounts/me" as="fetch" crossorigin="anonymous">',
   '</head><body><div id="root"></div></body></html>',
 ].join('\n');
-const loader = (modules: string) =>
-  `<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="${modules}"></script>`;
+/** The head's requests for the page's scripts, as the page manifest writes them (decision 045). */
+const scripts = (chunks: string[]) =>
+  [
+    '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+    ...chunks.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+  ].join('\n');
 const shell = (head: string): RenderedPageShell => ({
   beforeTitle: '<!doctype html><html><head><title>',
   beforeContent: `</title>\n${head}\n</head><body><div id="root" inert>`,
@@ -32,9 +36,9 @@ const shell = (head: string): RenderedPageShell => ({
 const MANIFEST: PageManifest = {
   version: 1,
   renderedPage: {
-    signedOut: shell(loader('/assets/react-r1.js')),
+    signedOut: shell(scripts(['/assets/react-r1.js'])),
     signedIn: shell(
-      `${loader('/assets/react-r1.js /assets/signed-in-s1.js')}<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">`,
+      `${scripts(['/assets/react-r1.js', '/assets/signed-in-s1.js'])}<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">`,
     ),
   },
   signedInPage: INDEX.replace(
@@ -101,7 +105,7 @@ describe('a server-rendered page', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toBe(
       '<!doctype html><html><head><title>Sign in &#38; &#60;more&#62; | Developer Portal</title>\n' +
-        `${loader('/assets/react-r1.js')}\n</head><body>` +
+        `${scripts(['/assets/react-r1.js'])}\n</head><body>` +
         `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
         '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>' +
         '</body></html>',

@@ -59,24 +59,36 @@ function manifestOf(index: string): PageManifest {
   return pageManifestSchema.parse(JSON.parse(emitted[0]!));
 }
 
-const loader = (modules: string) =>
-  `<script defer src="/after-first-paint.js" data-entry="/assets/index-e1.js" data-modules="${modules}"></script>`;
+/** The head of a rendered page written into a shell, as the server sends it. */
+const headOf = ({ beforeTitle, beforeContent }: PageManifest['renderedPage']['signedOut']) =>
+  `${beforeTitle}Sign in${beforeContent}`.split('</head>')[0]!;
 
 describe('the page manifest', () => {
-  it('cuts the signed-out page: scripts after the first paint, no API preloads, #root inert', () => {
+  it('cuts the signed-out page: the entry and its chunks requested from the head, no API preloads', () => {
     expect(manifestOf(INDEX).renderedPage.signedOut).toEqual({
       beforeTitle: '<!doctype html><html><head><title>',
-      beforeContent: `</title>\n${loader('/assets/react-r1.js')}\n<style>body{}</style>\n</head><body><div id="root" inert>`,
+      beforeContent:
+        '</title>\n<script type="module" crossorigin src="/assets/index-e1.js"></script>\n' +
+        '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">\n<style>body{}</style>\n' +
+        '</head><body><div id="root" inert>',
       beforeData: '</div>',
       afterData: '</body></html>',
     });
   });
 
-  it("cuts the signed-in page with the frame's chunks the first page does not load, and its stylesheet linked", () => {
-    expect(manifestOf(INDEX).renderedPage.signedIn.beforeContent).toBe(
-      `</title>\n${loader('/assets/react-r1.js /assets/signed-in-s1.js /assets/shared-m1.js')}\n<style>body{}</style>\n` +
-        '<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css"></head><body><div id="root" inert>',
-    );
+  it("requests on a signed-in page the frame's chunks from the head beside the first page's, and links its stylesheet", () => {
+    const head = headOf(manifestOf(INDEX).renderedPage.signedIn);
+    for (const tag of [
+      '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/shared-m1.js">',
+      '<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">',
+    ])
+      expect(head).toContain(tag);
+    expect(head).not.toContain('/api/v1/');
+    // React's chunk is the first page's: named once.
+    expect(head.split('react-r1.js')).toHaveLength(2);
   });
 
   it("preloads the frame's files on the page a browser holding a session renders alone", () => {

@@ -20,12 +20,9 @@ export interface PageManifestOptions {
   firstRequests: readonly string[];
 }
 
-/** Loads a rendered page's scripts once the page has painted (apps/web/public/after-first-paint.js). */
-const AFTER_FIRST_PAINT_SCRIPT = '/after-first-paint.js';
 const TITLE = /<title>[^<]*<\/title>/;
 const ROOT = '<div id="root"></div>';
-const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="[^"]+"><\/script>/;
 
 /** Marks where the shell is cut: a character no built page holds. */
 const CUT = '\u0000';
@@ -75,37 +72,35 @@ function replaceIn(html: string, pattern: string | RegExp, replacement: string):
   return html.replace(pattern, () => replacement);
 }
 
+/** Preloads of the signed-in frame's scripts, which the built page's entry reaches only lazily. */
+const modulePreloads = (scripts: readonly string[]) =>
+  scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
+
 /**
- * The built page cut for a rendered page (decision 026): its scripts, which the built page loads
- * from its head, named to the after-first-paint loader instead (a rendered page has nothing to wait
- * for); the API preloads left out (the page carries their answers); on a signed-in page the frame's
- * stylesheet linked, as it styles what is already on screen.
+ * The built page cut for a rendered page (decisions 026 and 045): its head loads the entry and
+ * preloads every chunk the page needs, as the built page does, so they download beside the HTML; on
+ * a signed-in page that includes the frame's chunks (which hold the application list), and its
+ * stylesheet is linked, as it styles what is already on screen. The API preloads are left out: the
+ * page carries their answers.
  */
 function renderedPageShell(
   html: string,
   { firstRequests }: PageManifestOptions,
   frame: SignedInFrameFiles | undefined,
 ): RenderedPageShell {
-  const entry = ENTRY_SCRIPT.exec(html)?.[1];
-  if (!entry) throw new Error('page manifest: the built index.html loads no entry script');
-  const modules = [
-    ...[...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!),
-    ...(frame?.scripts ?? []),
+  if (!ENTRY_SCRIPT.test(html)) throw new Error('page manifest: the built index.html loads no entry script');
+  const frameFiles = [
+    ...modulePreloads(frame?.scripts ?? []),
+    ...(frame?.stylesheets ?? []).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
   ];
-  const loader =
-    `<script defer src="${AFTER_FIRST_PAINT_SCRIPT}" data-entry="${entry}" ` +
-    `data-modules="${modules.join(' ')}"></script>`;
-  const stylesheets = (frame?.stylesheets ?? []).map(
-    (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
-  );
-  let page = replaceIn(html.replace(MODULE_PRELOAD, ''), ENTRY_SCRIPT, loader);
+  let page = html;
   for (const href of firstRequests)
     page = replaceIn(
       page,
       new RegExp(`\\s*<link rel="preload" href="${escapeRegExp(href)}" as="fetch"[^>]*>`),
       '',
     );
-  page = replaceIn(page, '</head>', `${stylesheets.join('')}</head>`);
+  page = replaceIn(page, '</head>', `${frameFiles.join('')}</head>`);
   // Inert until the page's script has taken it over (apps/web/src/main.tsx).
   page = replaceIn(page, ROOT, `<div id="root" inert>${CUT}</div>${CUT}`);
   page = replaceIn(page, TITLE, `<title>${CUT}</title>`);
@@ -134,7 +129,7 @@ export function pageManifest(options: PageManifestOptions): Plugin {
       const html = String(index.source);
       const frame = signedInFrameFiles(bundle, entry, frameModule);
       const preloads = [
-        ...frame.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+        ...modulePreloads(frame.scripts),
         ...frame.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
       ];
       const manifest = pageManifestSchema.parse({

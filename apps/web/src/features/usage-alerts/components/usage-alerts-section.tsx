@@ -59,6 +59,8 @@ export function UsageAlertsSection() {
               variant="default"
               leftSection={<IconPencil size={16} aria-hidden />}
               onClick={() => setEditing(true)}
+              // Its full width beside a wrapping intro, not squeezed to its icon on a phone.
+              flex="none"
             >
               {t('usageAlerts.edit')}
             </Button>

@@ -150,6 +150,8 @@ test('a flat-rate organisation crosses 80 % of its licence and is mailed once, t
     await section.getByRole('button', { name: 'Edit' }).click();
     const form = section.getByRole('form', { name: 'Edit usage alerts' });
     await form.getByRole('textbox', { name: 'Alert 1 threshold' }).fill('90');
+    // Filling the field scrolled the window: a full-page capture of it would draw the fixed header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshotsAtWidths(page, 'usage-alerts-form');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Usage alerts saved.')).toBeVisible();

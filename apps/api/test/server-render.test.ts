@@ -29,7 +29,7 @@ const scripts = (chunks: string[]) =>
   ].join('\n');
 const shell = (head: string): RenderedPageShell => ({
   beforeTitle: '<!doctype html><html><head><title>',
-  beforeContent: `</title>\n${head}\n</head><body><div id="root" inert>`,
+  beforeContent: `</title>\n${head}\n</head><body><div id="root">`,
   beforeData: '</div>',
   afterData: '</body></html>',
 });
@@ -106,7 +106,7 @@ describe('a server-rendered page', () => {
     expect(page.body).toBe(
       '<!doctype html><html><head><title>Sign in &#38; &#60;more&#62; | Developer Portal</title>\n' +
         `${scripts(['/assets/react-r1.js'])}\n</head><body>` +
-        `<div id="root" inert><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
+        `<div id="root"><h1>Hello a visitor $& $' $$ of Social</h1></div>` +
         '<script type="application/json" id="portal-first-render">{"url":"/login?redirect=%2Fapps%2Fasc"}</script>' +
         '</body></html>',
     );

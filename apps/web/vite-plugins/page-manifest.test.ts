@@ -64,13 +64,13 @@ const headOf = ({ beforeTitle, beforeContent }: PageManifest['renderedPage']['si
   `${beforeTitle}Sign in${beforeContent}`.split('</head>')[0]!;
 
 describe('the page manifest', () => {
-  it('cuts the signed-out page: the entry and its chunks requested from the head, no API preloads', () => {
+  it('cuts the signed-out page: the entry and its chunks requested from the head, no API preloads, #root open to input', () => {
     expect(manifestOf(INDEX).renderedPage.signedOut).toEqual({
       beforeTitle: '<!doctype html><html><head><title>',
       beforeContent:
         '</title>\n<script type="module" crossorigin src="/assets/index-e1.js"></script>\n' +
         '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">\n<style>body{}</style>\n' +
-        '</head><body><div id="root" inert>',
+        '</head><body><div id="root">',
       beforeData: '</div>',
       afterData: '</body></html>',
     });

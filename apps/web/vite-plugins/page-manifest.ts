@@ -101,8 +101,7 @@ function renderedPageShell(
       '',
     );
   page = replaceIn(page, '</head>', `${frameFiles.join('')}</head>`);
-  // Inert until the page's script has taken it over (apps/web/src/main.tsx).
-  page = replaceIn(page, ROOT, `<div id="root" inert>${CUT}</div>${CUT}`);
+  page = replaceIn(page, ROOT, `<div id="root">${CUT}</div>${CUT}`);
   page = replaceIn(page, TITLE, `<title>${CUT}</title>`);
   const [beforeTitle, beforeContent, beforeData, afterData, ...more] = page.split(CUT);
   if (afterData === undefined || more.length > 0)

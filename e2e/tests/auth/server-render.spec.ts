@@ -52,9 +52,9 @@ test.describe('server-rendered pages', () => {
     await still.goto('/login');
     await expect(still.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
     await expect(still).toHaveTitle('Sign in | Developer Portal');
-    // Until its script takes it over the page takes no click or typing, which would be lost.
-    await expect(still.locator('#root')).toHaveAttribute('inert', '');
-    await expect(still.getByLabel('Email')).not.toBeEditable();
+    // Before any script the form takes typing, which the page keeps once taken over (decision 045).
+    await expect(still.locator('#root')).not.toHaveAttribute('inert');
+    await expect(still.getByLabel('Email')).toBeEditable();
     await still.goto('/signup');
     await expect(
       still.getByText('Use your work address; personal email providers are not accepted.'),
@@ -112,8 +112,13 @@ test.describe('server-rendered pages', () => {
     await untilTakenOver(page);
     expect(seen.problems).toEqual([]);
     expect(await page.evaluate(() => (window as { __hostile?: number }).__hostile)).toBeUndefined();
-    // Only the list's background refresh: the account and configuration came with the page.
-    expect(seen.apiCalls.filter((call) => !call.startsWith('/api/v1/applications?'))).toEqual([]);
+    // Only the list's background refresh and the month's usage alert notices (which the list does not
+    // wait for): the account and configuration came with the page.
+    expect(
+      seen.apiCalls.filter(
+        (call) => !call.startsWith('/api/v1/applications?') && call !== '/api/v1/usage-alerts/notices',
+      ),
+    ).toEqual([]);
     await expect(page.getByRole('heading', { name: hostile })).toBeVisible();
 
     // Taken over, the page works as before: search narrows the grid, the menu opens.

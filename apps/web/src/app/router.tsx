@@ -64,13 +64,16 @@ function page(
   };
 }
 
+/** Marks the document once the page is the browser's: `<html data-hydrated>`. */
+const HYDRATED_ATTRIBUTE = 'data-hydrated';
+
 /**
- * A server-rendered page arrives inert (decision 026): a click or a keystroke before its script has
- * taken it over would be lost, or typed into a field its form does not know of. Beside every page,
- * inside the same Suspense boundary, so it is taken over with the page, and then lifts that.
+ * Beside every page, inside the same Suspense boundary, so it runs once that page is taken over: a
+ * server-rendered page (decision 026) takes input before then, and this says when its script answers
+ * it (decision 045; the browser tests and the web benchmark wait for it).
  */
 function TakenOver() {
-  useEffect(() => document.getElementById('root')?.removeAttribute('inert'), []);
+  useEffect(() => document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, ''), []);
   return null;
 }
 
@@ -149,12 +152,7 @@ export const routes: RouteObject[] = [
             () => import('./routes/subscription'),
           ),
           // Beyond the spec: the organisation's single sign-on.
-          page(
-            'single-sign-on',
-            'MANAGE_SSO',
-            'page.singleSignOn',
-            () => import('./routes/single-sign-on'),
-          ),
+          page('single-sign-on', 'MANAGE_SSO', 'page.singleSignOn', () => import('./routes/single-sign-on')),
           // Beyond the spec: the organisation's audit log (decision 042).
           page('audit-log', 'VIEW_AUDIT_LOG', 'page.auditLog', () => import('./routes/audit-log')),
           page(

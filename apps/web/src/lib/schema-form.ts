@@ -76,11 +76,16 @@ export function useSchemaForm<V extends FormValues, Output>({
     setServerErrors((current) => (field in current ? { ...current, [field]: undefined } : current));
   };
 
-  /** The props of a field's input: name, value, change and blur. */
+  /** The props of a field's input: name, value, change, blur, and what was typed before the take-over. */
   const field = (name: keyof V & string) => ({
     name,
     value: values[name],
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(name, event.currentTarget.value),
+    // Typed into the server-rendered page before its script ran: the field was focused then.
+    onTypedBeforeTakeOver: (typed: string) => {
+      setValue(name, typed);
+      requestSchema();
+    },
     onFocus: requestSchema,
     onBlur: () => setTouched((current) => (current.has(name) ? current : new Set(current).add(name))),
   });

@@ -1,5 +1,5 @@
 import { IconEye, IconEyeOff } from '@tabler/icons-react';
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useHydrated } from '../../lib/hydration';
 import { useTranslation } from '../../lib/i18n';
 import { classNames } from './layout';
@@ -18,6 +18,13 @@ export interface TextFieldProps extends Omit<
   rightSection?: ReactNode;
   /** An icon inside the field's left end. */
   leftSection?: ReactNode;
+  /**
+   * Takes what was typed into the field on a server-rendered page before its script took the page
+   * over (decision 045), called once then when that differs from `value`. A field without it takes
+   * no typing until then: the text would be on screen but not in its owner's state, and React would
+   * write the state's value over it at the next render.
+   */
+  onTypedBeforeTakeOver?: (value: string) => void;
 }
 
 /** A labelled text input with its hint and message. */
@@ -27,14 +34,24 @@ export function TextField({
   error,
   rightSection,
   leftSection,
+  onTypedBeforeTakeOver,
   id,
   ...input
 }: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
-  // On a server-rendered page the field takes no typing until its script has taken the page over:
-  // what was typed before would be on screen but not in the form's state.
-  const awaitingScript = !useHydrated();
+  const awaitingScript = !useHydrated() && !onTypedBeforeTakeOver;
+  const inputElement = useRef<HTMLInputElement>(null);
+  const { value } = input;
+  // Once, after the take-over (or the first render of a page the browser draws alone, where the two
+  // are equal): React keeps on screen what was typed before, but not in the state behind the field.
+  const typedBeforeTakeOver = useRef(onTypedBeforeTakeOver);
+  const valueAtTakeOver = useRef(value);
+  useEffect(() => {
+    const typed = inputElement.current?.value;
+    if (typed !== undefined && typed !== String(valueAtTakeOver.current ?? ''))
+      typedBeforeTakeOver.current?.(typed);
+  }, []);
   const descriptionId = description ? `${inputId}-description` : undefined;
   const errorId = error ? `${inputId}-error` : undefined;
   const describedBy = [descriptionId, errorId].filter(Boolean).join(' ');
@@ -50,6 +67,7 @@ export function TextField({
       )}
       <div className={classes.control}>
         <input
+          ref={inputElement}
           id={inputId}
           className={classNames(
             classes.input,

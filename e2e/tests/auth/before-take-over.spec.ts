@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { REPO_ROOT } from '../../harness/harness-state.ts';
+import { expect, STRONG_PASSWORD, test, uniqueEmail } from '../../support/fixtures.ts';
+
+/**
+ * A server-rendered page (decision 026) answers a person before its script has taken it over
+ * (decision 045): its head asks for every script the page needs at once, what is typed into its form
+ * is in the form afterwards, and a link clicked then navigates.
+ */
+
+const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/** The built scripts a page needs before it runs: the entry's and the given route modules', with their static imports. */
+function scriptsOf(routes: string[]): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >;
+  const moduleChunks = JSON.parse(
+    fs.readFileSync(path.join(WEB_DIST, '.vite/module-chunks.json'), 'utf8'),
+  ) as Record<string, string>;
+  const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
+  const keys = new Set<string>();
+  const add = (key: string) => {
+    if (keys.has(key)) return;
+    keys.add(key);
+    for (const imported of manifest[key]!.imports ?? []) add(imported);
+  };
+  add(entry);
+  for (const route of routes) add(keyOfFile.get(moduleChunks[route]!)!);
+  return [...keys].map((key) => `/${manifest[key]!.file}`);
+}
+
+/** The `<head>` of the document the server sends for `url` in this page's context. */
+async function headOf(page: Page, url: string): Promise<string> {
+  const answer = await page.request.get(url);
+  expect(answer.status()).toBe(200);
+  const html = await answer.text();
+  expect(html, `${url} is server-rendered`).toContain('portal-first-render');
+  return html.slice(0, html.indexOf('</head>'));
+}
+
+/** Which scripts a head loads or preloads. */
+const requestedScripts = (head: string) =>
+  new Set(
+    [
+      ...head.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g),
+    ].map((match) => match[1]),
+  );
+
+/**
+ * Holds back every script the page asks for until `release` is called: the page is on screen as the
+ * server wrote it, and nothing of the portal's JavaScript has run. `firstHeld` settles when the
+ * browser has asked for one.
+ */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let firstHeld!: () => void;
+  const held = new Promise<void>((resolve) => (firstHeld = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    firstHeld();
+    await released;
+    await route.continue();
+  });
+  return { release, firstHeld: held };
+}
+
+const untilHydrated = (page: Page) => expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+
+test.describe('before a server-rendered page is taken over', () => {
+  test("the page's head asks for the entry and every chunk the page needs", async ({ page, users }) => {
+    const login = requestedScripts(await headOf(page, '/login'));
+    for (const script of scriptsOf(['src/app/routes/login.tsx'])) expect(login, script).toContain(script);
+
+    await users.signedIn({ label: 'head-scripts' });
+    const applications = requestedScripts(await headOf(page, '/apps/asc'));
+    for (const script of scriptsOf(['src/app/routes/app-layout.tsx', 'src/app/routes/apps.tsx']))
+      expect(applications, script).toContain(script);
+  });
+
+  test('what a person types into /login before the take-over is in the form afterwards, and signs in', async ({
+    page,
+    users,
+  }) => {
+    const user = await users.signedIn({ label: 'typed-early' });
+    await page.context().clearCookies();
+
+    const scripts = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    await scripts.firstHeld;
+    const email = page.getByLabel('Email');
+    const password = page.getByLabel('Password', { exact: true });
+    await email.pressSequentially(user.email);
+    await password.pressSequentially(user.password);
+    // Typed into the page as the server wrote it: no script of the portal has run yet.
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+
+    scripts.release();
+    await untilHydrated(page);
+    await expect(email).toHaveValue(user.email);
+    await expect(password).toHaveValue(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/apps\/asc$/);
+    await expect(page.getByRole('heading', { name: 'Applications' })).toBeVisible();
+  });
+
+  test('what a person types into /signup before the take-over is in the form afterwards, and signs up', async ({
+    page,
+  }) => {
+    const address = uniqueEmail('typed-early-signup');
+    const scripts = await holdScripts(page);
+    await page.goto('/signup', { waitUntil: 'commit' });
+    await scripts.firstHeld;
+    await page.getByLabel('Corporate email').pressSequentially(address);
+    await page.getByLabel('Password', { exact: true }).pressSequentially(STRONG_PASSWORD);
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+
+    scripts.release();
+    await untilHydrated(page);
+    await expect(page.getByLabel('Corporate email')).toHaveValue(address);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page).toHaveURL(/\/verify-email$/);
+    await expect(page.getByText(address)).toBeVisible();
+  });
+
+  test('a link clicked before the take-over navigates', async ({ page }) => {
+    const scripts = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    await scripts.firstHeld;
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(/\/password\/reset$/);
+    scripts.release();
+    await untilHydrated(page);
+  });
+});

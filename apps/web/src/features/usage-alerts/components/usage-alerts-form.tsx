@@ -67,7 +67,9 @@ export function UsageAlertsForm({
       },
       onError: (error) => {
         const placed = usageAlertsFieldErrors(error);
-        placed.forEach(({ field, message }) => setError(field, { message }, { shouldFocus: true }));
+        placed.forEach(({ field, message }, index) =>
+          setError(field, { message }, { shouldFocus: index === 0 }),
+        );
         if (placed.length === 0) setFailure(submitErrorText(error));
       },
     });

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import type { AuditLogEntry, ListAuditLogResponse } from '@portal/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +221,22 @@ describe('the audit log export', () => {
     // The header, then one chunk per batch (the last one short).
     expect(chunks).toHaveLength(1 + Math.ceil(entries / 997));
   }, 120_000);
+
+  it("stops reading when its reader goes away, as the route's stream does for a client that leaves", async () => {
+    const csv = auditLogCsv(t.database.db, organizationId, {}, 1_000);
+    // As the route sends it: Fastify destroys this stream when the client goes away.
+    const stream = Readable.from(csv, { objectMode: false });
+    const chunks: unknown[] = [];
+    stream.on('data', (chunk) => {
+      chunks.push(chunk);
+      // The header and the first batch; the second is being read.
+      if (chunks.length === 2) stream.destroy();
+    });
+    await once(stream, 'close');
+    // The reading ended: the generator is done, and reads nothing more when asked.
+    expect(await csv.next()).toEqual({ done: true, value: undefined });
+    expect(chunks).toHaveLength(2);
+  });
 
   it('is a CSV download named after the organisation and the day', async () => {
     await t.database.db

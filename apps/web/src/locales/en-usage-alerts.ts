@@ -14,6 +14,8 @@ export const enUsageAlerts = {
   'usageAlerts.defaults': 'These are the default alerts: nothing has been saved yet.',
   'usageAlerts.oldLowBalanceRule':
     'With no balance alert set, you are warned when your balance falls below last month’s charge.',
+  'usageAlerts.moneyHidden':
+    'Alerts on the projected charge and the balance are shown only to those who see billing.',
   'usageAlerts.thresholds': 'Alerts',
   'usageAlerts.recipients': 'Also emailed',
   'usageAlerts.noRecipients': 'Nobody else',

@@ -87,6 +87,15 @@ describe('the usage alerts section', { timeout: 30_000 }, () => {
     expect(within(region).queryByText(/default alerts/)).toBeNull();
   });
 
+  it('tells a PAYG admin, whose answer leaves the money alerts out, that there may be more', async () => {
+    const region = await renderSection(ADMIN, { ...paygSaved, alerts: [{ kind: 'mau', value: 50_000 }] });
+    expect(itemsOf(region, 'Alerts')).toEqual(['50,000 monthly active users']);
+    within(region).getByText(
+      'Alerts on the projected charge and the balance are shown only to those who see billing.',
+    );
+    expect(within(region).queryByText(/last month’s charge/)).toBeNull();
+  });
+
   it('saves the edited set with money in cents and shows what the server saved', async () => {
     const region = await renderSection(SUPER_ADMIN, paygSaved);
     fireEvent.click(within(region).getByRole('button', { name: 'Edit' }));

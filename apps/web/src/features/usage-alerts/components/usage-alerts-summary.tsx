@@ -69,6 +69,11 @@ export function UsageAlertsSummary({
             {t('usageAlerts.oldLowBalanceRule')}
           </Text>
         )}
+        {!seesBilling && settings.contractType === 'payg' && (
+          <Text size="sm" c="dimmed">
+            {t('usageAlerts.moneyHidden')}
+          </Text>
+        )}
       </NamedList>
       <NamedList
         id="usage-alerts-recipients"

@@ -133,6 +133,10 @@ test('a flat-rate organisation crosses 80 % of its licence and is mailed once, t
       '100% of the license (5 MAU)',
     ]);
     await expect(section).toContainText('These are the default alerts: nothing has been saved yet.');
+    // Brought into view, and kept there while the usage and the chart above it load.
+    await expect(section).toBeInViewport();
+    await expect(page.getByRole('img', { name: /^Line chart of monthly active users/ })).toBeAttached();
+    await expect(section).toBeInViewport();
     await screenshotsAtWidths(page, 'usage-alerts-section');
   });
 

@@ -1,7 +1,7 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { uiPermissions } from '@portal/contracts';
 import { IconPencil } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation } from 'react-router';
 import { Loading } from '../../../components/page-loader';
 import { AlertBox } from '../../../components/status-alert';
@@ -15,6 +15,31 @@ import { UsageAlertsForm } from './usage-alerts-form';
 import { UsageAlertsSummary } from './usage-alerts-summary';
 
 addMessages(enUsageAlerts);
+
+/** What a person does to move the page themselves: from then on it stays where they put it. */
+const OWN_SCROLL_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/**
+ * Brings the element into view once `active`, and again whenever the page's layout changes above it
+ * (the usage card and the chart above load on their own and push it down), until the person moves
+ * the page themselves.
+ */
+function useKeptInView(element: RefObject<HTMLElement | null>, active: boolean) {
+  useEffect(() => {
+    const target = element.current;
+    if (!active || !target) return;
+    const bringIntoView = () => target.scrollIntoView();
+    bringIntoView();
+    const layout = new ResizeObserver(bringIntoView);
+    layout.observe(document.body);
+    const release = () => {
+      layout.disconnect();
+      for (const type of OWN_SCROLL_EVENTS) window.removeEventListener(type, release);
+    };
+    for (const type of OWN_SCROLL_EVENTS) window.addEventListener(type, release, { passive: true });
+    return release;
+  }, [element, active]);
+}
 
 /**
  * Subscription and licenses → Usage alerts (decision 044): the thresholds and who is emailed, for
@@ -31,9 +56,7 @@ export function UsageAlertsSection() {
   // A link to the section (the banner's) scrolls to it once it has its content.
   const section = useRef<HTMLElement>(null);
   const { hash } = useLocation();
-  useEffect(() => {
-    if (settings.isSuccess && hash === `#${USAGE_ALERTS_SECTION_ID}`) section.current?.scrollIntoView();
-  }, [settings.isSuccess, hash]);
+  useKeptInView(section, settings.isSuccess && hash === `#${USAGE_ALERTS_SECTION_ID}`);
 
   return (
     <Card

@@ -64,12 +64,12 @@ const headOf = ({ beforeTitle, beforeContent }: PageManifest['renderedPage']['si
   `${beforeTitle}Sign in${beforeContent}`.split('</head>')[0]!;
 
 describe('the page manifest', () => {
-  it('cuts the signed-out page: the entry and its chunks requested from the head, no API preloads, #root open to input', () => {
+  it('cuts the signed-out page: the entry and its chunks requested from the head at low priority, no API preloads, #root open to input', () => {
     expect(manifestOf(INDEX).renderedPage.signedOut).toEqual({
       beforeTitle: '<!doctype html><html><head><title>',
       beforeContent:
-        '</title>\n<script type="module" crossorigin src="/assets/index-e1.js"></script>\n' +
-        '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">\n<style>body{}</style>\n' +
+        '</title>\n<script type="module" crossorigin fetchpriority="low" src="/assets/index-e1.js"></script>\n' +
+        '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/react-r1.js">\n<style>body{}</style>\n' +
         '</head><body><div id="root">',
       beforeData: '</div>',
       afterData: '</body></html>',
@@ -79,10 +79,10 @@ describe('the page manifest', () => {
   it("requests on a signed-in page the frame's chunks from the head beside the first page's, and links its stylesheet", () => {
     const head = headOf(manifestOf(INDEX).renderedPage.signedIn);
     for (const tag of [
-      '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
-      '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/signed-in-s1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/shared-m1.js">',
+      '<script type="module" crossorigin fetchpriority="low" src="/assets/index-e1.js"></script>',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/react-r1.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/signed-in-s1.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/shared-m1.js">',
       '<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">',
     ])
       expect(head).toContain(tag);

@@ -23,6 +23,8 @@ export interface PageManifestOptions {
 const TITLE = /<title>[^<]*<\/title>/;
 const ROOT = '<div id="root"></div>';
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="[^"]+"><\/script>/;
+/** The start of every tag of the page that requests one of its scripts. */
+const SCRIPT_REQUEST = /<(script type="module"|link rel="modulepreload") crossorigin /g;
 
 /** Marks where the shell is cut: a character no built page holds. */
 const CUT = '\u0000';
@@ -80,8 +82,9 @@ const modulePreloads = (scripts: readonly string[]) =>
  * The built page cut for a rendered page (decisions 026 and 045): its head loads the entry and
  * preloads every chunk the page needs, as the built page does, so they download beside the HTML; on
  * a signed-in page that includes the frame's chunks (which hold the application list), and its
- * stylesheet is linked, as it styles what is already on screen. The API preloads are left out: the
- * page carries their answers.
+ * stylesheet is linked, as it styles what is already on screen. The scripts are asked for at low
+ * priority: the page paints without them, so the HTML and the stylesheet go first. The API preloads
+ * are left out: the page carries their answers.
  */
 function renderedPageShell(
   html: string,
@@ -101,6 +104,7 @@ function renderedPageShell(
       '',
     );
   page = replaceIn(page, '</head>', `${frameFiles.join('')}</head>`);
+  page = page.replace(SCRIPT_REQUEST, '<$1 crossorigin fetchpriority="low" ');
   page = replaceIn(page, ROOT, `<div id="root">${CUT}</div>${CUT}`);
   page = replaceIn(page, TITLE, `<title>${CUT}</title>`);
   const [beforeTitle, beforeContent, beforeData, afterData, ...more] = page.split(CUT);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { REPO_ROOT } from '../../harness/harness-state.ts';
 import { expect, STRONG_PASSWORD, test, uniqueEmail } from '../../support/fixtures.ts';
+import { SCREENSHOT_DIR } from '../../support/screenshots.ts';
 
 /**
  * A server-rendered page (decision 026) answers a person before its script has taken it over
@@ -104,6 +105,10 @@ test.describe('before a server-rendered page is taken over', () => {
     await password.pressSequentially(user.password);
     // Typed into the page as the server wrote it: no script of the portal has run yet.
     await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `login-typed-before-take-over-${width}.png`) });
+    }
 
     scripts.release();
     await untilHydrated(page);

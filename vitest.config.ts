@@ -16,6 +16,9 @@ export default defineConfig({
             'tools/**/*.test.ts',
           ],
           environment: 'node',
+          // A component test clicks and types through a whole form; on a loaded 2-core machine that
+          // takes several times what it takes on an idle one.
+          testTimeout: 15_000,
         },
       },
       {

@@ -11,6 +11,7 @@ import { billingCycleOf } from '../src/modules/billing/billing-rules.ts';
 import { recordApplicationUsage } from '../src/modules/billing/billing.repository.ts';
 import { warnLowBalances } from '../src/modules/payments/payments.jobs.ts';
 import { checkUsageAlerts } from '../src/modules/usage-alerts/usage-alerts.check.ts';
+import { listOrganizationsWithAlertKind } from '../src/modules/usage-alerts/usage-alerts.repository.ts';
 import { auditEntries, newAuditedOwner, type AuditedOwner } from './audit-log-support.ts';
 import { newApplicationWithUsage } from './billing-fixtures.ts';
 import { expectApiError, joinOrganization, jsonRequest, mailsTo, untilMail, useTestApp } from './helper.ts';
@@ -362,6 +363,13 @@ describe('the check after a usage import', () => {
     // The old warning (balance below last month's charge) is not sent besides the alert set.
     const warned = await warnLowBalances({ db: t.database.db, jobQueue: t.app.jobQueue }, new Date());
     expect(warned).not.toContain(owner.organizationId);
+    // The schedule watches its balance instead.
+    expect(await listOrganizationsWithAlertKind(t.database.db, 'low_balance')).toContain(
+      owner.organizationId,
+    );
+    expect(await listOrganizationsWithAlertKind(t.database.db, 'mau_percent')).not.toContain(
+      owner.organizationId,
+    );
 
     const admin = await joinOrganization(
       t,

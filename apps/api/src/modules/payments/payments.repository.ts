@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, ne, not, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
+import { hasSavedAlertOfKind } from '../usage-alerts/usage-alerts.repository.ts';
 
 const { paymentProfile: profiles, paymentAttempt: attempts } = schema;
 
@@ -278,7 +279,7 @@ export async function listLowBalances(executor: Executor, currentCycle: string, 
         eq(organization.accountStatus, 'active'),
         sql`${organization.balanceCents} < ${transactions.amountCents}`,
         sql`${organization.lowBalanceWarnedFor} IS DISTINCT FROM ${currentCycle}`,
-        sql`NOT EXISTS (SELECT 1 FROM ${schema.usageAlertSetting} WHERE ${schema.usageAlertSetting.organizationId} = ${organization.id} AND ${schema.usageAlertSetting.alerts} @> '[{"kind":"low_balance"}]'::jsonb)`,
+        not(hasSavedAlertOfKind(organization.id, 'low_balance')),
       ),
     )
     .orderBy(asc(organization.id));

@@ -109,14 +109,15 @@ export async function checkUsageAlerts(deps: UsageAlertCheckDeps, organizationId
 
 /**
  * Queues one mail job per recipient of each notice not yet mailed, then marks it mailed. A crash in
- * between leaves it for the next check; the jobs' ids (notice and address) make the repeat a no-op.
+ * between leaves it for the next check; the jobs' ids (notice and address), looked up in the archive
+ * too, make the repeat a no-op even once the first mail's job is done.
  */
 export async function mailUnmailedNotices(deps: Pick<UsageAlertCheckDeps, 'db' | 'jobQueue'>) {
   const { db, jobQueue } = deps;
   for (const notice of await listUnmailedUsageAlertNotices(db)) {
     for (const to of await usageAlertRecipients(db, notice.organizationId)) {
       const job: UsageAlertMailJob = { organizationId: notice.organizationId, noticeId: notice.id, to };
-      await jobQueue.send(USAGE_ALERT_MAIL_QUEUE, job, { id: jobIdOf('usage-alert', String(notice.id), to) });
+      await jobQueue.sendOnce(USAGE_ALERT_MAIL_QUEUE, job, jobIdOf('usage-alert', String(notice.id), to));
     }
     await markUsageAlertNoticeMailed(db, notice.id);
   }

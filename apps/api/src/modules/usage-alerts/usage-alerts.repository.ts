@@ -1,5 +1,5 @@
 import type { UsageAlert, UsageAlertKind } from '@portal/contracts';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 import type { CrossedThreshold } from './usage-alert-rules.ts';
@@ -29,14 +29,20 @@ export async function saveUsageAlertSetting(
     });
 }
 
+/** Whether the organisation in `organizationId` (a column or a value) has saved an alert of this kind. */
+export function hasSavedAlertOfKind(organizationId: SQLWrapper, kind: UsageAlertKind): SQL {
+  const { usageAlertSetting } = schema;
+  return sql`EXISTS (SELECT 1 FROM ${usageAlertSetting} WHERE ${usageAlertSetting.organizationId} = ${organizationId} AND ${usageAlertSetting.alerts} @> ${JSON.stringify([{ kind }])}::jsonb)`;
+}
+
 /** Organisations with a saved alert of this kind: those whose balance the schedule watches. */
 export async function listOrganizationsWithAlertKind(executor: Executor, kind: UsageAlertKind) {
-  const { usageAlertSetting } = schema;
+  const { organization } = schema;
   const rows = await executor
-    .select({ organizationId: usageAlertSetting.organizationId })
-    .from(usageAlertSetting)
-    .where(sql`${usageAlertSetting.alerts} @> ${JSON.stringify([{ kind }])}::jsonb`)
-    .orderBy(asc(usageAlertSetting.organizationId));
+    .select({ organizationId: organization.id })
+    .from(organization)
+    .where(hasSavedAlertOfKind(organization.id, kind))
+    .orderBy(asc(organization.id));
   return rows.map((row) => row.organizationId);
 }
 

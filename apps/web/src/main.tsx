@@ -1,5 +1,5 @@
 import './app/base.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { PortalRoutes } from './app/router';
@@ -17,5 +17,11 @@ const app = (
 );
 
 // A page the server rendered (decision 026) is taken over where it stands; any other is drawn here.
-if (browserFirstRender()) hydrateRoot(container, app);
+// The take-over is a transition, so React hydrates in slices of a few milliseconds and the browser
+// answers input between them (a plain hydration is one task as long as the whole page's render); a
+// click on the page before it is done makes React finish it at once and then handle the click.
+if (browserFirstRender())
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
 else createRoot(container).render(app);

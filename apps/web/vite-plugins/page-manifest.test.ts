@@ -1,7 +1,7 @@
 import { pageManifestSchema, type PageManifest } from '@portal/contracts';
 import type { Rolldown } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { pageManifest } from './page-manifest.ts';
+import { EAGER_COMPILE_HINT, pageManifest } from './page-manifest.ts';
 
 /*
  * The plugin over a built page and bundle as Vite hands them over: the entry loads React, the
@@ -20,13 +20,14 @@ const INDEX = [
 const chunk = (fileName: string, imports: string[], moduleIds: string[] = [], css: string[] = []) => ({
   type: 'chunk',
   fileName,
+  code: `/* ${fileName} */`,
   isEntry: fileName.includes('index'),
   imports,
   moduleIds,
   viteMetadata: { importedCss: new Set(css), importedAssets: new Set() },
 });
 
-function manifestOf(index: string): PageManifest {
+function build(index: string): { manifest: PageManifest; bundle: Rolldown.OutputBundle } {
   const bundle = {
     'index.html': { type: 'asset', fileName: 'index.html', source: index },
     'assets/index-e1.js': chunk('assets/index-e1.js', ['assets/react-r1.js']),
@@ -38,6 +39,7 @@ function manifestOf(index: string): PageManifest {
       ['assets/signed-in-s1.css'],
     ),
     'assets/shared-m1.js': chunk('assets/shared-m1.js', []),
+    'assets/billing-b1.js': chunk('assets/billing-b1.js', ['assets/react-r1.js']),
   } as unknown as Rolldown.OutputBundle;
   const plugin = pageManifest({
     webRoot: '/web',
@@ -56,8 +58,10 @@ function manifestOf(index: string): PageManifest {
     {},
     bundle,
   );
-  return pageManifestSchema.parse(JSON.parse(emitted[0]!));
+  return { manifest: pageManifestSchema.parse(JSON.parse(emitted[0]!)), bundle };
 }
+
+const manifestOf = (index: string) => build(index).manifest;
 
 /** The head of a rendered page written into a shell, as the server sends it. */
 const headOf = ({ beforeTitle, beforeContent }: PageManifest['renderedPage']['signedOut']) =>
@@ -100,6 +104,20 @@ describe('the page manifest', () => {
           '<link rel="preload" as="style" crossorigin href="/assets/signed-in-s1.css">\n  </head>',
       ),
     );
+  });
+
+  it('hints V8 to compile eagerly the chunks the rendered pages run at once, and no other', () => {
+    const { bundle } = build(INDEX);
+    const code = (fileName: string) => (bundle[fileName] as Rolldown.OutputChunk).code;
+    for (const fileName of [
+      'assets/index-e1.js',
+      'assets/react-r1.js',
+      'assets/signed-in-s1.js',
+      'assets/shared-m1.js',
+    ])
+      expect(code(fileName)).toBe(`${EAGER_COMPILE_HINT}/* ${fileName} */`);
+    // A page loaded later keeps V8's lazy compilation: most of it never runs on the first visit.
+    expect(code('assets/billing-b1.js')).toBe('/* assets/billing-b1.js */');
   });
 
   it('fails the build when the page no longer holds what it is cut at', () => {

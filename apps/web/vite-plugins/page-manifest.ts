@@ -42,6 +42,8 @@ function staticClosure(bundle: OutputBundle, fileName: string, into = new Set<st
 
 /** The files a signed-in page needs beyond the first page's own: the signed-in frame's chunks. */
 interface SignedInFrameFiles {
+  /** The chunks' file names in the bundle. */
+  chunks: string[];
   scripts: string[];
   stylesheets: string[];
 }
@@ -59,11 +61,33 @@ function signedInFrameFiles(
     .filter((fileName) => !loadedFirst.has(fileName))
     .map((fileName) => bundle[fileName] as OutputChunk);
   return {
+    chunks: frameChunks.map((chunk) => chunk.fileName),
     scripts: frameChunks.map((chunk) => `/${chunk.fileName}`),
     stylesheets: frameChunks.flatMap((chunk) =>
       [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`),
     ),
   };
+}
+
+/**
+ * V8's explicit compile hint (Chrome 136 and later): a script that starts with it has every function
+ * compiled while it downloads, on a background thread, instead of each on the main thread when first
+ * called. Hydrating a page calls much of React's code once, and compiling it there made the
+ * take-over's longest tasks (decision 045).
+ */
+export const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
+
+/**
+ * Puts the compile hint at the top of the chunks a rendered page runs as soon as they arrive. It is
+ * added once the chunks are hashed: a comment, added to the same chunks in every build, so a file's
+ * name still changes exactly when its code does.
+ */
+function hintEagerCompilation(bundle: OutputBundle, fileNames: Iterable<string>) {
+  for (const fileName of fileNames) {
+    const chunk = bundle[fileName];
+    if (chunk?.type === 'chunk' && !chunk.code.startsWith(EAGER_COMPILE_HINT))
+      chunk.code = EAGER_COMPILE_HINT + chunk.code;
+  }
 }
 
 /** `html` with `pattern` replaced, failing the build when the page no longer holds it. */
@@ -131,6 +155,7 @@ export function pageManifest(options: PageManifestOptions): Plugin {
         this.error('the build has no index.html and entry');
       const html = String(index.source);
       const frame = signedInFrameFiles(bundle, entry, frameModule);
+      hintEagerCompilation(bundle, [...staticClosure(bundle, entry.fileName), ...frame.chunks]);
       const preloads = [
         ...modulePreloads(frame.scripts),
         ...frame.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),

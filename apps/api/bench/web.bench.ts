@@ -8,11 +8,12 @@
  * build in this process over a fresh database (PGlite, or DATABASE_URL's server), with one owner
  * signed up and an organisation of a few applications; the floor page is served by Fastify and
  * @fastify/static with preCompressed, as the portal serves its assets. Lighthouse runs its default
- * configuration (mobile form factor, simulated throttling), performance category only, in Debian's
- * Chromium started afresh for each run as Lighthouse's command line does: 3 rounds over the four
- * pages in turn, so that a change in the machine's load falls on every page alike. It prints the medians, what Lighthouse
- * estimates costs each portal page the most, and one line per target, and exits 1 when a target is
- * missed.
+ * configuration (mobile form factor), performance category only, in Debian's Chromium started
+ * afresh for each run as Lighthouse's command line does, once with the load slowed as it happens
+ * (devtools throttling, on which the targets are judged) and once with its simulated throttling:
+ * 3 rounds over the four pages in turn for each, so that a change in the machine's load falls on
+ * every page alike. It prints the medians, what Lighthouse estimates costs each portal page the
+ * most, and one line per target, and exits 1 when a judged target is missed.
  *
  * Then, in Playwright's Chromium with the CPU slowed 4× (Lighthouse's mobile factor) and a cold cache
  * each time, it loads each portal page TAKE_OVER_LOADS times and measures how long after its first
@@ -37,6 +38,18 @@ import { serverRenderDir } from '../src/web/server-render.ts';
 import { seedApplications, signedInOwner, withFreshPortal } from './bench-support.ts';
 
 const ROUNDS = 3;
+/**
+ * Lighthouse's two ways of slowing a mobile load (decision 045). `simulate`, its default, loads the
+ * page at full speed and estimates the slow load from what it saw; `devtools` loads it slowed (the
+ * same 4× CPU, 150 ms round trips and 1.6 Mbps as the estimate assumes) and reads what happened.
+ * The targets are judged on the second: on this localhost the estimate counts every script that
+ * arrived before the page painted as one the paint waited for, and it charges compilation that V8
+ * did on a background thread to the main thread.
+ */
+const THROTTLING_METHODS = ['devtools', 'simulate'] as const;
+type ThrottlingMethod = (typeof THROTTLING_METHODS)[number];
+/** The method whose figures the targets are judged on. */
+const JUDGED_METHOD: ThrottlingMethod = 'devtools';
 const TARGET_SCORE = 95;
 /** Issue 28: a rendered page paints no later than the bare React page. */
 const TARGET_LCP_RATIO_TO_FLOOR = 1.0;
@@ -142,7 +155,7 @@ function numericAudit(report: Result, id: string): number {
 }
 
 /** One Lighthouse run of `page` in a Chromium of its own. */
-async function lighthouseReport(page: PageUnderTest): Promise<Result> {
+async function lighthouseReport(page: PageUnderTest, method: ThrottlingMethod): Promise<Result> {
   for (let attempt = 1; ; attempt += 1) {
     const chrome = await launch({
       chromePath: CHROMIUM_PATH,
@@ -154,6 +167,7 @@ async function lighthouseReport(page: PageUnderTest): Promise<Result> {
         port: chrome.port,
         logLevel: 'error' as const,
         onlyCategories: ['performance'],
+        throttlingMethod: method,
         extraHeaders: page.extraHeaders,
       };
       const report = (await lighthouse(page.url, flags))?.lhr;
@@ -172,12 +186,15 @@ async function lighthouseReport(page: PageUnderTest): Promise<Result> {
 const REPORT_DIR = process.env.BENCH_WEB_REPORT_DIR;
 let reportsWritten = 0;
 
-async function runLighthouse(page: PageUnderTest): Promise<{ figures: RunFigures; report: Result }> {
-  const report = await lighthouseReport(page);
+async function runLighthouse(
+  page: PageUnderTest,
+  method: ThrottlingMethod,
+): Promise<{ figures: RunFigures; report: Result }> {
+  const report = await lighthouseReport(page, method);
   if (REPORT_DIR) {
     fs.mkdirSync(REPORT_DIR, { recursive: true });
     reportsWritten += 1;
-    const name = `${String(reportsWritten).padStart(2, '0')}-${page.label.replace(/[^a-z0-9]+/gi, '-')}.json`;
+    const name = `${String(reportsWritten).padStart(2, '0')}-${method}-${page.label.replace(/[^a-z0-9]+/gi, '-')}.json`;
     fs.writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(report));
   }
   // A signed-in page that sent the browser to /login would be measuring the wrong page.
@@ -201,15 +218,15 @@ async function runLighthouse(page: PageUnderTest): Promise<{ figures: RunFigures
 }
 
 /** Rounds of one Lighthouse run per page in turn. */
-async function measure(pages: PageUnderTest[]): Promise<PageRuns[]> {
+async function measure(pages: PageUnderTest[], method: ThrottlingMethod): Promise<PageRuns[]> {
   const measured = pages.map((page): PageRuns => ({ page, runs: [], reports: [] }));
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const entry of measured) {
-      const { figures, report } = await runLighthouse(entry.page);
+      const { figures, report } = await runLighthouse(entry.page, method);
       entry.runs.push(figures);
       entry.reports.push(report);
       console.error(
-        `round ${round}/${ROUNDS} ${entry.page.label}: score ${figures.score}, LCP ${figures.lcpMs.toFixed(0)} ms, ` +
+        `${method} round ${round}/${ROUNDS} ${entry.page.label}: score ${figures.score}, LCP ${figures.lcpMs.toFixed(0)} ms, ` +
           `TBT ${figures.tbtMs.toFixed(0)} ms, JS ${kB(figures.scriptBytes)} kB in ${figures.scriptRequests} requests`,
       );
     }
@@ -369,17 +386,29 @@ function medianScoreReport({ runs, reports }: PageRuns): Result {
   return reports[runs.findIndex((r) => r.score === middleScore)] ?? reports[0]!;
 }
 
-function printReport(
-  measured: PageRuns[],
-  takeOver: Map<PageUnderTest, TakeOverFigures[]>,
-  header: string,
-): boolean {
+/** Lighthouse's figures for every page under one throttling method. */
+interface MethodRuns {
+  method: ThrottlingMethod;
+  measured: PageRuns[];
+}
+
+/** One target line; answers whether it was met. */
+function target(met: boolean, text: string): boolean {
+  console.log(`${met ? 'met   ' : 'MISSED'} ${text}`);
+  return met;
+}
+
+const cell = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
+
+/** The table of one method's runs, its diagnostics and its target lines; answers whether all were met. */
+function printLighthouse({ method, measured }: MethodRuns): boolean {
   const [floor, ...portalPages] = measured;
   if (!floor) throw new Error('nothing was measured');
   const floorLcpMs = medians(floor.runs).lcpMs;
-  const cell = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
 
-  console.log(`\n${header}\n`);
+  console.log(
+    `\nLighthouse, throttling ${method}${method === JUDGED_METHOD ? ' (the targets are judged on it)' : ''}\n`,
+  );
   console.log(
     '| page | score | LCP ms | LCP / floor | TBT ms | TTI ms | JS kB transferred | JS requests | runs: score; LCP ms; TBT ms |',
   );
@@ -399,10 +428,38 @@ function printReport(
     for (const line of [lcpBreakdown(report), ...biggestCosts(report)]) console.log(`  ${line}`);
   }
 
-  const floorTtiMs = medians(floor.runs).ttiMs;
+  console.log('');
+  const met: boolean[] = [];
+  for (const { page, runs } of portalPages) {
+    const m = medians(runs);
+    met.push(
+      target(
+        m.score >= TARGET_SCORE,
+        `${method}: ${page.label} performance score ${m.score.toFixed(0)} ≥ ${TARGET_SCORE}`,
+      ),
+    );
+    met.push(
+      target(
+        m.lcpMs <= TARGET_LCP_RATIO_TO_FLOOR * floorLcpMs,
+        `${method}: ${page.label} LCP ${m.lcpMs.toFixed(0)} ms ≤ ${TARGET_LCP_RATIO_TO_FLOOR} × floor ${floorLcpMs.toFixed(0)} ms = ` +
+          `${(TARGET_LCP_RATIO_TO_FLOOR * floorLcpMs).toFixed(0)} ms`,
+      ),
+    );
+    met.push(
+      target(
+        m.tbtMs <= TARGET_TBT_MS,
+        `${method}: ${page.label} TBT ${m.tbtMs.toFixed(0)} ms ≤ ${TARGET_TBT_MS} ms`,
+      ),
+    );
+  }
+  return met.every(Boolean);
+}
+
+/** The take-over table and its target lines; answers whether all were met. */
+function printTakeOver(takeOver: Map<PageUnderTest, TakeOverFigures[]>, floorTtiMs: number): boolean {
   console.log(
     `\nFirst contentful paint to answering input, Chromium at CPU ${CPU_SLOWDOWN}×, cold cache, median of ` +
-      `${TAKE_OVER_LOADS} loads; the floor page's time to interactive (Lighthouse, above) ${floorTtiMs.toFixed(0)} ms\n`,
+      `${TAKE_OVER_LOADS} loads; the floor page's time to interactive (Lighthouse, ${JUDGED_METHOD}) ${floorTtiMs.toFixed(0)} ms\n`,
   );
   console.log('| page | first contentful paint ms | answers input ms | gap ms | loads: gap ms |');
   console.log('|---|---|---|---|---|');
@@ -416,32 +473,33 @@ function printReport(
         `${cell(loadGaps)} |`,
     );
   }
-
   console.log('');
-  let allMet = true;
-  const target = (met: boolean, text: string) => {
-    console.log(`${met ? 'met   ' : 'MISSED'} ${text}`);
-    allMet &&= met;
-  };
-  for (const { page, runs } of portalPages) {
-    const m = medians(runs);
-    target(
-      m.score >= TARGET_SCORE,
-      `${page.label} performance score ${m.score.toFixed(0)} ≥ ${TARGET_SCORE}`,
-    );
-    target(
-      m.lcpMs <= TARGET_LCP_RATIO_TO_FLOOR * floorLcpMs,
-      `${page.label} LCP ${m.lcpMs.toFixed(0)} ms ≤ ${TARGET_LCP_RATIO_TO_FLOOR} × floor ${floorLcpMs.toFixed(0)} ms = ` +
-        `${(TARGET_LCP_RATIO_TO_FLOOR * floorLcpMs).toFixed(0)} ms`,
-    );
-    target(m.tbtMs <= TARGET_TBT_MS, `${page.label} TBT ${m.tbtMs.toFixed(0)} ms ≤ ${TARGET_TBT_MS} ms`);
-  }
+  const met: boolean[] = [];
   for (const [page, gap] of gaps)
-    target(
-      gap <= TARGET_ANSWERS_AFTER_FCP_MS,
-      `${page.label} answers input ${gap.toFixed(0)} ms after its first contentful paint ≤ ${TARGET_ANSWERS_AFTER_FCP_MS} ms`,
+    met.push(
+      target(
+        gap <= TARGET_ANSWERS_AFTER_FCP_MS,
+        `${page.label} answers input ${gap.toFixed(0)} ms after its first contentful paint ≤ ${TARGET_ANSWERS_AFTER_FCP_MS} ms`,
+      ),
     );
-  return allMet;
+  return met.every(Boolean);
+}
+
+/** Every table and target line; answers whether the judged targets were all met. */
+function printReport(
+  lighthouseRuns: MethodRuns[],
+  takeOver: Map<PageUnderTest, TakeOverFigures[]>,
+  header: string,
+): boolean {
+  console.log(`\n${header}`);
+  let judgedMet = true;
+  for (const runs of lighthouseRuns) {
+    const met = printLighthouse(runs);
+    if (runs.method === JUDGED_METHOD) judgedMet = met;
+  }
+  const judged = lighthouseRuns.find((runs) => runs.method === JUDGED_METHOD)!;
+  const takeOverMet = printTakeOver(takeOver, medians(judged.measured[0]!.runs).ttiMs);
+  return judgedMet && takeOverMet;
 }
 
 async function main() {
@@ -458,7 +516,7 @@ async function main() {
 
     const floor = await serveFloor(floorDir);
     try {
-      const { databaseKind, measured, takeOver } = await withFreshPortal(
+      const { databaseKind, lighthouseRuns, takeOver } = await withFreshPortal(
         process.env.DATABASE_URL,
         async ({ databaseKind, database, base }) => {
           const email = 'bench-web@acme.io';
@@ -470,28 +528,32 @@ async function main() {
             { label: '/apps/asc (signed in)', url: `${base}/apps/asc`, extraHeaders: { Cookie: cookie } },
           ];
           const pages = [{ label: 'floor page', url: `${floor.base}/` }, ...portalPages];
-          console.error(`${databaseKind}: Lighthouse, ${ROUNDS} rounds over ${pages.length} pages`);
-          const lighthouseRuns = await measure(pages);
+          console.error(
+            `${databaseKind}: Lighthouse, ${ROUNDS} rounds over ${pages.length} pages for each throttling method`,
+          );
+          const lighthouseRuns: MethodRuns[] = [];
+          for (const method of THROTTLING_METHODS)
+            lighthouseRuns.push({ method, measured: await measure(pages, method) });
           console.error(`the portal's pages at CPU ${CPU_SLOWDOWN}×, ${TAKE_OVER_LOADS} loads each`);
           const takeOver = await measureTakeOver(portalPages);
-          return { databaseKind, measured: lighthouseRuns, takeOver };
+          return { databaseKind, lighthouseRuns, takeOver };
         },
         { WEB_DIST_DIR: portalWebDir },
       );
 
-      const { lighthouseVersion, environment } = measured[0]!.reports[0]!;
+      const { lighthouseVersion, environment } = lighthouseRuns[0]!.measured[0]!.reports[0]!;
       const chromiumVersion = execFileSync(CHROMIUM_PATH, ['--version'], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       }).match(/[\d.]+/)?.[0];
       const header =
-        `Lighthouse ${lighthouseVersion}, mobile (simulated throttling), median of ${ROUNDS} runs, ` +
+        `Lighthouse ${lighthouseVersion}, mobile (throttling ${THROTTLING_METHODS.join(' and ')}), median of ${ROUNDS} runs each, ` +
         `Chromium ${chromiumVersion}, ${databaseKind}, ` +
         `${new Date().toISOString().slice(0, 10)}, load average ${loadBefore.toFixed(2)} before the run and ` +
         `${(os.loadavg()[0] ?? 0).toFixed(2)} after, ` +
         `Lighthouse benchmark index ${environment.benchmarkIndex.toFixed(0)}, ` +
         `${((performance.now() - started) / 1000).toFixed(0)} s`;
-      if (!printReport(measured, takeOver, header)) process.exitCode = 1;
+      if (!printReport(lighthouseRuns, takeOver, header)) process.exitCode = 1;
     } finally {
       await floor.server.close();
     }

@@ -43,8 +43,8 @@ const ROUNDS = 3;
  * page at full speed and estimates the slow load from what it saw; `devtools` loads it slowed (the
  * same 4× CPU, 150 ms round trips and 1.6 Mbps as the estimate assumes) and reads what happened.
  * The targets are judged on the second: on this localhost the estimate counts every script that
- * arrived before the page painted as one the paint waited for, and it charges compilation that V8
- * did on a background thread to the main thread.
+ * arrived before the page painted as one the paint waited for (module scripts, which cannot block a
+ * paint, included), and its TBT is four times an unthrottled load's tasks.
  */
 const THROTTLING_METHODS = ['devtools', 'simulate'] as const;
 type ThrottlingMethod = (typeof THROTTLING_METHODS)[number];

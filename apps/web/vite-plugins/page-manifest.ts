@@ -44,7 +44,6 @@ function staticClosure(bundle: OutputBundle, fileName: string, into = new Set<st
 interface SignedInFrameFiles {
   /** The chunks' file names in the bundle. */
   chunks: string[];
-  scripts: string[];
   stylesheets: string[];
 }
 
@@ -62,7 +61,6 @@ function signedInFrameFiles(
     .map((fileName) => bundle[fileName] as OutputChunk);
   return {
     chunks: frameChunks.map((chunk) => chunk.fileName),
-    scripts: frameChunks.map((chunk) => `/${chunk.fileName}`),
     stylesheets: frameChunks.flatMap((chunk) =>
       [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`),
     ),
@@ -98,9 +96,9 @@ function replaceIn(html: string, pattern: string | RegExp, replacement: string):
   return html.replace(pattern, () => replacement);
 }
 
-/** Preloads of the signed-in frame's scripts, which the built page's entry reaches only lazily. */
-const modulePreloads = (scripts: readonly string[]) =>
-  scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
+/** Preloads of the signed-in frame's chunks, which the built page's entry reaches only lazily. */
+const modulePreloads = (chunks: readonly string[]) =>
+  chunks.map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
 
 /**
  * The built page cut for a rendered page (decisions 026 and 045): its head loads the entry and
@@ -117,7 +115,7 @@ function renderedPageShell(
 ): RenderedPageShell {
   if (!ENTRY_SCRIPT.test(html)) throw new Error('page manifest: the built index.html loads no entry script');
   const frameFiles = [
-    ...modulePreloads(frame?.scripts ?? []),
+    ...modulePreloads(frame?.chunks ?? []),
     ...(frame?.stylesheets ?? []).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
   ];
   let page = html;
@@ -157,7 +155,7 @@ export function pageManifest(options: PageManifestOptions): Plugin {
       const frame = signedInFrameFiles(bundle, entry, frameModule);
       hintEagerCompilation(bundle, [...staticClosure(bundle, entry.fileName), ...frame.chunks]);
       const preloads = [
-        ...modulePreloads(frame.scripts),
+        ...modulePreloads(frame.chunks),
         ...frame.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
       ];
       const manifest = pageManifestSchema.parse({

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { act, useState, type ReactElement } from 'react';
-import { hydrateRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useSchemaForm } from '../../lib/schema-form';
+import { takeOverRenderedPage } from '../../lib/take-over';
 import { TextField } from './fields';
 
 /** A sign-in form of the schema form, with its values written out where the test can read them. */
@@ -65,7 +66,7 @@ describe('a field of a server-rendered page', () => {
     input(container, 'Password').value = 'Typed-early-1';
 
     await act(async () => {
-      root = hydrateRoot(container, <SignInForm />);
+      root = takeOverRenderedPage(container, <SignInForm />);
     });
 
     expect(JSON.parse(container.querySelector('output')!.textContent!)).toEqual({
@@ -80,7 +81,7 @@ describe('a field of a server-rendered page', () => {
     const container = serverRendered(<SearchField />);
     expect(input(container, 'Search').readOnly).toBe(true);
     await act(async () => {
-      root = hydrateRoot(container, <SearchField />);
+      root = takeOverRenderedPage(container, <SearchField />);
     });
     expect(input(container, 'Search').readOnly).toBe(false);
   });

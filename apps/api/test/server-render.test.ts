@@ -38,7 +38,7 @@ const MANIFEST: PageManifest = {
   renderedPage: {
     signedOut: shell(scripts(['/assets/react-r1.js'])),
     signedIn: shell(
-      `${scripts(['/assets/react-r1.js', '/assets/signed-in-s1.js'])}<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">`,
+      `${scripts(['/assets/react-r1.js', '/assets/signed-in-s1.js'])}<style>body{}</style><link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css" disabled>`,
     ),
   },
   signedInPage: INDEX.replace(
@@ -121,7 +121,7 @@ describe('a server-rendered page', () => {
     expect(page.body).toContain('<h1>Hello rendered@acme.io');
     expect(page.headers['cache-control']).toBe('private, no-store');
     expect(String(page.headers.vary)).toMatch(/cookie/i);
-    // In the signed-in shell: the one naming the frame's scripts and linking its stylesheet.
+    // In the signed-in shell: the one naming the frame's scripts and holding its stylesheet.
     expect(page.body).toContain(MANIFEST.renderedPage.signedIn.beforeContent + '<h1>Hello rendered@acme.io');
   });
 

@@ -38,6 +38,7 @@ function build(index: string): { manifest: PageManifest; bundle: Rolldown.Output
       ['/web/src/app/routes/app-layout.tsx'],
       ['assets/signed-in-s1.css'],
     ),
+    'assets/signed-in-s1.css': { type: 'asset', fileName: 'assets/signed-in-s1.css', source: '.frame{}' },
     'assets/shared-m1.js': chunk('assets/shared-m1.js', []),
     'assets/billing-b1.js': chunk('assets/billing-b1.js', ['assets/react-r1.js']),
   } as unknown as Rolldown.OutputBundle;
@@ -80,16 +81,18 @@ describe('the page manifest', () => {
     });
   });
 
-  it("requests on a signed-in page the frame's chunks from the head beside the first page's, and links its stylesheet", () => {
+  it("requests on a signed-in page the frame's chunks from the head beside the first page's, and writes in its stylesheet", () => {
     const head = headOf(manifestOf(INDEX).renderedPage.signedIn);
     for (const tag of [
       '<script type="module" crossorigin fetchpriority="low" src="/assets/index-e1.js"></script>',
       '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/react-r1.js">',
       '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/signed-in-s1.js">',
       '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/shared-m1.js">',
-      '<link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css">',
+      // Its rules in the page; its link only tells Vite's chunk loader that the page has them.
+      '<style>.frame{}</style><link rel="stylesheet" crossorigin href="/assets/signed-in-s1.css" disabled>',
     ])
       expect(head).toContain(tag);
+    expect(head.split('signed-in-s1.css')).toHaveLength(2);
     expect(head).not.toContain('/api/v1/');
     // React's chunk is the first page's: named once.
     expect(head.split('react-r1.js')).toHaveLength(2);

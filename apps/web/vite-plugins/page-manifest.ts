@@ -40,11 +40,26 @@ function staticClosure(bundle: OutputBundle, fileName: string, into = new Set<st
   return into;
 }
 
+/** A stylesheet of the build: its address and its rules. */
+interface Stylesheet {
+  href: string;
+  rules: string;
+}
+
 /** The files a signed-in page needs beyond the first page's own: the signed-in frame's chunks. */
 interface SignedInFrameFiles {
   /** The chunks' file names in the bundle. */
   chunks: string[];
-  stylesheets: string[];
+  stylesheets: Stylesheet[];
+}
+
+function stylesheet(bundle: OutputBundle, fileName: string): Stylesheet {
+  const asset = bundle[fileName];
+  if (asset?.type !== 'asset') throw new Error(`page manifest: ${fileName} is not a stylesheet of the build`);
+  const rules = String(asset.source);
+  // Written into a <style> element, which ends at the first `</style`.
+  if (/<\/style/i.test(rules)) throw new Error(`page manifest: ${fileName} holds </style`);
+  return { href: `/${fileName}`, rules };
 }
 
 function signedInFrameFiles(
@@ -62,7 +77,7 @@ function signedInFrameFiles(
   return {
     chunks: frameChunks.map((chunk) => chunk.fileName),
     stylesheets: frameChunks.flatMap((chunk) =>
-      [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`),
+      [...(chunk.viteMetadata?.importedCss ?? [])].map((css) => stylesheet(bundle, css)),
     ),
   };
 }
@@ -101,12 +116,25 @@ const modulePreloads = (chunks: readonly string[]) =>
   chunks.map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
 
 /**
+ * The frame's stylesheets in a rendered signed-in page: their rules written into it, as the entry's
+ * are (vite.config.ts), so that nothing but the page itself holds back its first paint. Each is also
+ * named by a `disabled` link, which the browser neither fetches nor applies: Vite's loader of the
+ * frame's chunk adds a stylesheet link for each of the chunk's stylesheets that the document does not
+ * link yet, and waits for it to load before the chunk runs, which would put a round trip between the
+ * page's scripts and its take-over.
+ */
+const inlineStylesheets = (stylesheets: readonly Stylesheet[]) =>
+  stylesheets.map(
+    ({ href, rules }) => `<style>${rules}</style><link rel="stylesheet" crossorigin href="${href}" disabled>`,
+  );
+
+/**
  * The built page cut for a rendered page (decisions 026 and 045): its head loads the entry and
  * preloads every chunk the page needs, as the built page does, so they download beside the HTML; on
- * a signed-in page that includes the frame's chunks (which hold the application list), and its
- * stylesheet is linked, as it styles what is already on screen. The scripts are asked for at low
- * priority: the page paints without them, so the HTML and the stylesheet go first. The API preloads
- * are left out: the page carries their answers.
+ * a signed-in page that includes the frame's chunks (which hold the application list), and the
+ * rules of its stylesheet, as they style what is already on screen. The scripts are asked for at low
+ * priority: the page paints without them, so the HTML goes first. The API preloads are left out: the
+ * page carries their answers.
  */
 function renderedPageShell(
   html: string,
@@ -116,7 +144,7 @@ function renderedPageShell(
   if (!ENTRY_SCRIPT.test(html)) throw new Error('page manifest: the built index.html loads no entry script');
   const frameFiles = [
     ...modulePreloads(frame?.chunks ?? []),
-    ...(frame?.stylesheets ?? []).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+    ...inlineStylesheets(frame?.stylesheets ?? []),
   ];
   let page = html;
   for (const href of firstRequests)
@@ -156,7 +184,7 @@ export function pageManifest(options: PageManifestOptions): Plugin {
       hintEagerCompilation(bundle, [...staticClosure(bundle, entry.fileName), ...frame.chunks]);
       const preloads = [
         ...modulePreloads(frame.chunks),
-        ...frame.stylesheets.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
+        ...frame.stylesheets.map(({ href }) => `<link rel="preload" as="style" crossorigin href="${href}">`),
       ];
       const manifest = pageManifestSchema.parse({
         version: 1,

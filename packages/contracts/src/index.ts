@@ -20,3 +20,4 @@ export * from './server-render.ts';
 export * from './audit-log.ts';
 export * from './card-number.ts';
 export * from './usage-alerts.ts';
+export * from './dates.ts';

@@ -1,14 +1,5 @@
+import { formatDayMonthYear, formatHoursMinutes, type DateInput } from '@portal/contracts';
 import { useHydrated } from './hydration';
-
-/**
- * Dates as the portal shows them (§2: 'dd MMM yyyy' and 'HH:mm'), in the browser's time zone, from
- * the Date's own fields rather than Intl: the first Intl formatter a page makes loads the browser's
- * locale data, one task of 40–150 ms at CPU 4×, which held up the take-over of every signed-in page
- * that shows a date (decision 045). The portal writes English only, so the months are a table.
- */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
-const twoDigits = (value: number) => String(value).padStart(2, '0');
 
 export type DisplayTimeZone = 'browser' | 'server-render';
 
@@ -21,27 +12,10 @@ export function useDisplayTimeZone(): DisplayTimeZone {
   return useHydrated() ? 'browser' : 'server-render';
 }
 
-type DateInput = Date | number | string;
-
-/** `value` as a Date, refusing one that names no moment, as Intl's formatters do. */
-function toDate(value: DateInput): Date {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new RangeError(`Not a date: ${String(value)}`);
-  return date;
-}
-
-/** 05 Jan 2026; in UTC on the server (it does not know the browser's time zone) and while taking its page over. */
+/** 05 Jan 2026, in the browser's time zone; in UTC on the server (it does not know the browser's). */
 export function formatDate(value: DateInput, timeZone: DisplayTimeZone = 'browser'): string {
-  const date = toDate(value);
-  const [day, month, year] =
-    timeZone === 'browser'
-      ? [date.getDate(), date.getMonth(), date.getFullYear()]
-      : [date.getUTCDate(), date.getUTCMonth(), date.getUTCFullYear()];
-  return `${twoDigits(day)} ${MONTHS[month]} ${year}`;
+  return formatDayMonthYear(value, timeZone === 'browser' ? 'local' : 'utc');
 }
 
-/** 09:07 */
-export function formatTime(value: DateInput): string {
-  const date = toDate(value);
-  return `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
-}
+/** 09:07, in the browser's time zone. */
+export const formatTime = formatHoursMinutes;

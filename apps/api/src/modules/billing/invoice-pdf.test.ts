@@ -93,4 +93,12 @@ describe('the invoice PDF', () => {
     expect(text).toContain('Application 120');
     expect(text).toContain('Amount due (USD)');
   });
+
+  it("writes a September issue date with the portal's three-letter month, as its pages do", async () => {
+    const text = pdfText(
+      await renderInvoicePdf({ ...invoice, issuedAt: new Date('2025-09-30T23:30:00Z') }, { compress: false }),
+    );
+    expect(text).toContain('30 Sep 2025');
+    expect(text).not.toContain('Sept');
+  });
 });

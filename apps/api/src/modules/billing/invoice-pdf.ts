@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create as parseFont } from 'fontkit';
 import PDFDocument from 'pdfkit';
+import { formatDayMonthYear } from '@portal/contracts';
 import { formatUnitPriceUsd, formatUsd, parseBillingCycle } from './billing-rules.ts';
 
 /**
@@ -86,12 +87,6 @@ const TABLE_RIGHT = 545;
 const TOTAL_LABEL = { x: 285, width: 140 };
 const TOTAL_AMOUNT = COLUMNS[3];
 
-const issueDate = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
 const cycleMonth = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const count = new Intl.NumberFormat('en-US');
 
@@ -135,7 +130,7 @@ function drawHeader(doc: Document, invoice: Invoice): number {
   doc.font(FONT_REGULAR).fontSize(9);
   const facts: [label: string, value: string][] = [
     ['Invoice number', invoice.invoiceNumber],
-    ['Issue date', issueDate.format(invoice.issuedAt)],
+    ['Issue date', formatDayMonthYear(invoice.issuedAt, 'utc')],
     ['Billing cycle', formatBillingCycle(invoice.billingCycle)],
   ];
   for (const [label, value] of facts) {

@@ -38,7 +38,8 @@ export function mainNavigation(page: Page): Locator {
 /** The signed-in layout: navigation (opened first on narrow screens) with the organisation and the version label. */
 export async function expectSignedInLayout(page: Page, organization: string) {
   const toggle = page.getByRole('button', { name: 'Toggle navigation' });
-  await expect(toggle).toBeVisible();
+  // The button says whether the navigation is open once the page knows the window's width.
+  await expect(toggle).toHaveAttribute('aria-expanded', /^(true|false)$/);
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   const navigation = mainNavigation(page);
   await expect(navigation.getByText(organization, { exact: true })).toBeInViewport();

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { REPO_ROOT } from '../../harness/harness-state.ts';
+import { Applications } from '../../support/applications.ts';
 import { expect, STRONG_PASSWORD, test, uniqueEmail } from '../../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../../support/screenshots.ts';
+import { mainNavigation } from '../../support/ui.ts';
 
 /**
  * A server-rendered page (decision 026) answers a person before its script has taken it over
@@ -76,6 +78,24 @@ async function holdScripts(page: Page) {
   return { release, firstHeld: held };
 }
 
+/**
+ * Clicks the element `selector` finds in the task in which the page says it is taken over, before
+ * anything else runs then; notes on `<html>` whether that element had been taken over itself.
+ */
+async function clickAtTakeOver(page: Page, selector: string) {
+  await page.addInitScript((target) => {
+    // Observes the document: it has no element yet when this runs.
+    new MutationObserver((_changes, observer) => {
+      if (!document.documentElement.hasAttribute('data-hydrated')) return;
+      observer.disconnect();
+      const element = document.querySelector<HTMLElement>(target)!;
+      const takenOver = Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+      document.documentElement.dataset.clickedBeforeItsTakeOver = String(!takenOver);
+      element.click();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] });
+  }, selector);
+}
+
 const untilHydrated = (page: Page) => expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
 
 test.describe('before a server-rendered page is taken over', () => {
@@ -146,5 +166,37 @@ test.describe('before a server-rendered page is taken over', () => {
     await expect(page).toHaveURL(/\/password\/reset$/);
     scripts.release();
     await untilHydrated(page);
+  });
+
+  test("the application cards are taken over after the rest of the page, and a click on one at the page's take-over still opens its menu", async ({
+    page,
+    users,
+    baseURL,
+  }) => {
+    await users.signedIn({ label: 'cards-after-page' });
+    const apps = new Applications(page.request, baseURL!);
+    await apps.create({ name: 'Early Click', plan: 'basic', region: 'EU' });
+    await apps.waitUntilAllActive(1);
+
+    await clickAtTakeOver(page, 'article button[aria-label="Actions for Early Click"]');
+    await page.goto('/apps/asc');
+
+    await untilHydrated(page);
+    await expect(page.locator('html')).toHaveAttribute('data-clicked-before-its-take-over', 'true');
+    await expect(page.getByRole('menuitem', { name: 'Edit name' })).toBeVisible();
+  });
+
+  test("on a phone, the navigation toggle clicked at the page's take-over opens the navigation", async ({
+    page,
+    users,
+  }) => {
+    await users.signedIn({ label: 'toggle-at-take-over' });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await clickAtTakeOver(page, 'button[aria-label="Toggle navigation"]');
+    await page.goto('/apps/asc');
+
+    await untilHydrated(page);
+    await expect(page.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(mainNavigation(page).getByRole('link', { name: 'Apps', exact: true })).toBeInViewport();
   });
 });

@@ -2,6 +2,7 @@ import { lazy, useEffect, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
 import type { RouteAccess } from '../lib/guard';
+import { endTakeOver } from '../lib/hydration';
 import { withoutNumericPrefix } from '../lib/redirects';
 import type { TranslationKey } from '../lib/i18n';
 import { Root } from './root';
@@ -73,7 +74,10 @@ const HYDRATED_ATTRIBUTE = 'data-hydrated';
  * it (decision 045; the browser tests and the web benchmark wait for it).
  */
 function TakenOver() {
-  useEffect(() => document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, ''), []);
+  useEffect(() => {
+    endTakeOver();
+    document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, '');
+  }, []);
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { formatDayMonthYear, formatHoursMinutes, type DateInput } from '@portal/contracts';
-import { useHydrated } from './hydration';
+import { useBrowserValue } from './hydration';
 
 export type DisplayTimeZone = 'browser' | 'server-render';
 
@@ -9,8 +9,10 @@ export type DisplayTimeZone = 'browser' | 'server-render';
  * browser's own time zone.
  */
 export function useDisplayTimeZone(): DisplayTimeZone {
-  return useHydrated() ? 'browser' : 'server-render';
+  return useBrowserValue(inTheBrowser) ?? 'server-render';
 }
+
+const inTheBrowser = (): DisplayTimeZone => 'browser';
 
 /** 05 Jan 2026, in the browser's time zone; in UTC on the server (it does not know the browser's). */
 export function formatDate(value: DateInput, timeZone: DisplayTimeZone = 'browser'): string {

@@ -187,18 +187,22 @@ export function ApplicationsPage({ tour, notices }: { tour?: ReactNode; notices?
             <p>{t('apps.noResults')}</p>
           ) : (
             <div className={classes.grid} {...tourAnchor('application-list')}>
-              {/* Keyed by position: a keystroke that brings other apps updates the grid's cards in
-                  place instead of replacing them, which is most of the cost of a new page of results. */}
-              {visible.map((app, slot) => (
-                <ApplicationCard
-                  key={slot}
-                  app={app}
-                  showPlan={showsPlan(account.contractType)}
-                  permissions={permissions}
-                  onAction={onAction}
-                  onOpenConsole={onOpenConsole}
-                />
-              ))}
+              {/* The cards are taken over after the rest of the page (decision 045): the search and
+                  the filters answer first, and a click on a card before then takes it over at once. */}
+              <Suspense>
+                {/* Keyed by position: a keystroke that brings other apps updates the grid's cards in
+                    place instead of replacing them, which is most of the cost of a new page of results. */}
+                {visible.map((app, slot) => (
+                  <ApplicationCard
+                    key={slot}
+                    app={app}
+                    showPlan={showsPlan(account.contractType)}
+                    permissions={permissions}
+                    onAction={onAction}
+                    onOpenConsole={onOpenConsole}
+                  />
+                ))}
+              </Suspense>
             </div>
           )}
           {pages > 1 && (

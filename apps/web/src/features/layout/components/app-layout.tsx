@@ -1,7 +1,8 @@
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
-import { Suspense, useState, useSyncExternalStore } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
+import { useBrowserValue } from '../../../lib/hydration';
 import { useTranslation } from '../../../lib/i18n';
 import classes from './frame.module.css';
 import { Navigation } from './navigation';
@@ -15,17 +16,15 @@ function subscribeToWidth(onChange: () => void): () => void {
   return () => query.removeEventListener('change', onChange);
 }
 
+const narrowerThanBreakpoint = () => window.matchMedia(MOBILE_QUERY).matches;
+
 /**
  * Whether the window is narrower than the mobile breakpoint; undefined in a server render and while
  * the browser takes it over, when the stylesheet alone lays the frame out for the width (its
  * data-width-unknown rules), so a server-rendered page paints right on a phone too.
  */
 function useIsMobile(): boolean | undefined {
-  return useSyncExternalStore(
-    subscribeToWidth,
-    () => window.matchMedia(MOBILE_QUERY).matches,
-    () => undefined,
-  );
+  return useBrowserValue(narrowerThanBreakpoint, subscribeToWidth);
 }
 
 /** The signed-in frame: top bar, left navigation (collapsed by default below the mobile breakpoint) and the page. */
@@ -35,8 +34,12 @@ export function AppLayout() {
   const widthUnknown = isMobile === undefined || undefined;
   // The user's choice holds for the width class it was made in; crossing the breakpoint resets it.
   const [choice, setChoice] = useState<{ isMobile: boolean; opened: boolean } | null>(null);
-  const opened = choice !== null && choice.isMobile === isMobile ? choice.opened : !isMobile;
-  const setOpened = (next: boolean) => setChoice({ isMobile: isMobile ?? false, opened: next });
+  const openedFor = (mobile: boolean | undefined) =>
+    choice !== null && choice.isMobile === mobile ? choice.opened : !mobile;
+  const opened = openedFor(isMobile);
+  // Just after a take-over the width may not be in the state yet: a click reads it then.
+  const mobileNow = () => isMobile ?? narrowerThanBreakpoint();
+  const setOpened = (next: boolean) => setChoice({ isMobile: mobileNow(), opened: next });
 
   return (
     <>
@@ -44,7 +47,7 @@ export function AppLayout() {
         <TopBar
           navigationOpened={opened}
           widthUnknown={widthUnknown}
-          onToggleNavigation={() => setOpened(!opened)}
+          onToggleNavigation={() => setOpened(!openedFor(mobileNow()))}
         />
       </header>
       <nav
@@ -54,7 +57,7 @@ export function AppLayout() {
         data-collapsed={(!widthUnknown && !opened) || undefined}
         data-width-unknown={widthUnknown}
       >
-        <Navigation onNavigate={() => isMobile && setOpened(false)} />
+        <Navigation onNavigate={() => mobileNow() && setOpened(false)} />
       </nav>
       <main
         className={classes.main}

@@ -10,7 +10,10 @@ export function TopBar({
   onToggleNavigation,
 }: {
   navigationOpened: boolean;
-  /** Set while the window's width is not known yet: the stylesheet then draws the button for it. */
+  /**
+   * Set while the window's width is not known yet: the stylesheet then draws the button for it, and
+   * the button does not say whether the navigation is open, which depends on the width.
+   */
   widthUnknown: true | undefined;
   onToggleNavigation: () => void;
 }) {
@@ -22,7 +25,7 @@ export function TopBar({
         className={classes.burger}
         onClick={onToggleNavigation}
         aria-label={t('layout.toggleNavigation')}
-        aria-expanded={navigationOpened}
+        aria-expanded={widthUnknown ? undefined : navigationOpened}
         data-width-unknown={widthUnknown}
         {...tourAnchor('navigation-toggle')}
       >

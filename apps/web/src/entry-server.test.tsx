@@ -144,6 +144,43 @@ describe('the server render', () => {
     });
   });
 
+  it('renders the usage alerts crossed this month above the list for who sees plan details, and never waits for them', async () => {
+    const planViewer: Account = { ...account, permissions: [...account.permissions, 'VIEW_PLAN_DETAIL'] };
+    const notices = {
+      results: [
+        {
+          id: 'notice-1',
+          kind: 'mau',
+          threshold: 500,
+          figure: 512,
+          licenseMau: 0,
+          cycle: '2026-11',
+          createdAt: '2026-11-20T08:00:00.000Z',
+        },
+      ],
+    };
+    const api = portalApi(planViewer, { '/api/v1/usage-alerts/notices': { status: 200, body: notices } });
+    const page = await renderPage('/apps/asc', api.load);
+    expect(page!.html).toContain('Your monthly active users reached 512 this month, over your alert of 500.');
+    expect(dataOf(page!.dataScript).queries).toEqual([
+      { queryKey: ['applications', { limit: 10_000 }], data: applications },
+      { queryKey: ['usage-alerts', 'notices'], data: notices },
+    ]);
+
+    const failing = { status: 500, body: { code: 'INTERNAL', message: 'Try again.' } };
+    const withoutNotices = await renderPage(
+      '/apps/asc',
+      portalApi(planViewer, { '/api/v1/usage-alerts/notices': failing }).load,
+    );
+    expect(withoutNotices!.html).toContain('Chat for Acme');
+    expect(dataOf(withoutNotices!.dataScript).queries).toHaveLength(1);
+
+    // Who does not see plan details is not asked about.
+    const member = portalApi(account);
+    await renderPage('/apps/asc', member.load);
+    expect(member.asked).not.toContain('/api/v1/usage-alerts/notices');
+  });
+
   it('writes a hostile application name as text, and as data that cannot end its script element', async () => {
     const page = await renderPage('/apps/asc', portalApi(account).load);
     expect(page!.html).not.toContain(HOSTILE_NAME);

@@ -9,6 +9,10 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { matchPath, StaticRouter } from 'react-router';
 import { listApplicationsQueryOptions } from './api/applications/list-applications';
 import { PortalRoutes, routeHandleOf } from './app/router';
+import {
+  seesUsageAlertNotices,
+  usageAlertNoticesQueryOptions,
+} from './features/usage-alerts/api/list-usage-alert-notices';
 import { accountStateOf } from './lib/account';
 import { FIRST_RENDER_SCRIPT_ID, FirstRenderContext, type FirstRenderData } from './lib/first-render';
 import { decideGuard } from './lib/guard';
@@ -75,9 +79,17 @@ export const renderPage: ServerRenderEntry['renderPage'] = async (url, load) => 
 
   if (matchPath(APPLICATION_LIST, pathname)) {
     const list = listApplicationsQueryOptions(APPLICATION_LIST_MAX_LIMIT);
-    const applications = await load(`/api/v1/applications?limit=${APPLICATION_LIST_MAX_LIMIT}`);
+    const [applications, notices] = await Promise.all([
+      load(`/api/v1/applications?limit=${APPLICATION_LIST_MAX_LIMIT}`),
+      account && seesUsageAlertNotices(account.permissions)
+        ? load('/api/v1/usage-alerts/notices')
+        : undefined,
+    ]);
     if (applications.status !== 200) return undefined;
     data.queries.push({ queryKey: list.queryKey, data: applications.body });
+    // The list never waits for the notices: without them, the browser asks for them itself.
+    if (notices?.status === 200)
+      data.queries.push({ queryKey: usageAlertNoticesQueryOptions.queryKey, data: notices.body });
   }
 
   const { prelude } = await prerenderToNodeStream(

@@ -21,17 +21,32 @@ function onAnyError(error: unknown): void {
   else if (isNetworkError(error)) toastError(error.message, error.message);
 }
 
+/**
+ * How long what a server render was given counts as fresh: as long as an answer fetched with the
+ * page would. Without it the page would ask again for what it was rendered with the moment it is
+ * taken over (decision 045), doubling the server's work and adding a fetch to the take-over.
+ */
+export const SERVED_DATA_FRESH_MS = 30_000;
+
 /** A cache holding the queries a server render was given (decision 026). */
-export function createQueryClient(firstRender: FirstRenderData | null): QueryClient {
+export function createQueryClient(firstRender: FirstRenderData | null, servedAt = Date.now()): QueryClient {
+  // Until a query is fetched again its data is the server's, updated at servedAt; a mutation's
+  // invalidation still fetches it at once.
+  const served = (query: Query) => query.state.dataUpdatedAt === servedAt;
   const client = new QueryClient({
     queryCache: new QueryCache({ onError: onAnyError }),
     mutationCache: new MutationCache({ onError: onAnyError }),
     defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false },
+      queries: {
+        retry: false,
+        refetchOnWindowFocus: false,
+        staleTime: (query) => (served(query) ? SERVED_DATA_FRESH_MS : 0),
+      },
       mutations: { retry: false },
     },
   });
-  for (const { queryKey, data } of firstRender?.queries ?? []) client.setQueryData(queryKey, data);
+  for (const { queryKey, data } of firstRender?.queries ?? [])
+    client.setQueryData(queryKey, data, { updatedAt: servedAt });
   return client;
 }
 

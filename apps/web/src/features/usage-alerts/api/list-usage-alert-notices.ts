@@ -1,4 +1,4 @@
-import type { ListUsageAlertNoticesResponse } from '@portal/contracts';
+import { uiPermissions, type ListUsageAlertNoticesResponse, type Permission } from '@portal/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { USAGE_ALERTS_QUERY_KEY } from './get-usage-alert-settings';
@@ -14,6 +14,10 @@ export const usageAlertNoticesQueryOptions = queryOptions({
   queryFn: ({ signal }) =>
     apiRequest<ListUsageAlertNoticesResponse>('/api/v1/usage-alerts/notices', { signal }),
 });
+
+/** Whoever sees plan details sees the notices, above the application list. */
+export const seesUsageAlertNotices = (permissions: readonly Permission[]): boolean =>
+  uiPermissions(permissions).includes('VIEW_PLAN_DETAIL');
 
 /** Asked only when `enabled` (the caller may see plan details). */
 export function useUsageAlertNotices(enabled: boolean) {

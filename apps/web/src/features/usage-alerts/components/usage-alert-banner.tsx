@@ -1,7 +1,6 @@
-import { uiPermissions } from '@portal/contracts';
 import { lazy, Suspense } from 'react';
 import { useSignedInAccount } from '../../../lib/account';
-import { useUsageAlertNotices } from '../api/list-usage-alert-notices';
+import { seesUsageAlertNotices, useUsageAlertNotices } from '../api/list-usage-alert-notices';
 
 // The notices' wording and markup load only when there is a notice to show.
 const UsageAlertNoticeList = lazy(() => import('./usage-alert-notice-list'));
@@ -11,7 +10,7 @@ const UsageAlertNoticeList = lazy(() => import('./usage-alert-notice-list'));
  * plan details. The list never waits for it, and a failure to read the notices shows nothing.
  */
 export function UsageAlertBanner() {
-  const allowed = uiPermissions(useSignedInAccount().permissions).includes('VIEW_PLAN_DETAIL');
+  const allowed = seesUsageAlertNotices(useSignedInAccount().permissions);
   const notices = useUsageAlertNotices(allowed);
   const results = notices.data?.results;
   if (!allowed || !results || results.length === 0) return null;

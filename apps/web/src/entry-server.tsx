@@ -73,7 +73,7 @@ export const renderPage: ServerRenderEntry['renderPage'] = async (url, load) => 
     search,
     access: handle.access,
     account: accountStateOf(account),
-    googleSignInStartedOn: null,
+    googleSignInStartedOn: () => null,
   });
   if (decision.type !== 'render') return undefined;
 

@@ -19,7 +19,7 @@ export function Root() {
     search,
     access,
     account,
-    googleSignInStartedOn: googleSignInOrigin(),
+    googleSignInStartedOn: googleSignInOrigin,
   });
 
   return (

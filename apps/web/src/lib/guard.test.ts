@@ -1,5 +1,5 @@
 import { PERMISSIONS, type Permission } from '@portal/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decideGuard, type AccountState, type GuardInput } from './guard';
 
 const signedIn = (
@@ -21,7 +21,7 @@ const input = (overrides: Partial<GuardInput>): GuardInput => ({
   search: '',
   access: 'VIEW_APPLICATION',
   account: signedIn(),
-  googleSignInStartedOn: null,
+  googleSignInStartedOn: () => null,
   ...overrides,
 });
 
@@ -186,7 +186,7 @@ describe('decideGuard', () => {
         input({
           ...refused,
           search: '?error_description=CORPORATE_EMAIL_REQUIRED',
-          googleSignInStartedOn: 'signup',
+          googleSignInStartedOn: () => 'signup',
         }),
       ),
     ).toEqual({ type: 'redirect', to: '/signup?error_description=CORPORATE_EMAIL_REQUIRED' });
@@ -195,7 +195,7 @@ describe('decideGuard', () => {
         input({
           ...refused,
           search: '?error_description=PreSignUp+failed+corporate_email_required',
-          googleSignInStartedOn: 'login',
+          googleSignInStartedOn: () => 'login',
         }),
       ),
     ).toEqual({ type: 'redirect', to: '/login?error_description=PreSignUp+failed+corporate_email_required' });
@@ -207,10 +207,44 @@ describe('decideGuard', () => {
     );
   });
 
+  it('reads where a Google sign-in started only for a visitor who came back with an error', () => {
+    const startedOn = vi.fn(() => 'signup' as const);
+    decideGuard(input({ googleSignInStartedOn: startedOn }));
+    decideGuard(
+      input({
+        pathname: '/login',
+        access: 'public',
+        account: { status: 'signed-out' },
+        googleSignInStartedOn: startedOn,
+      }),
+    );
+    decideGuard(
+      input({
+        pathname: '/home',
+        access: 'login',
+        account: { status: 'signed-out' },
+        googleSignInStartedOn: startedOn,
+      }),
+    );
+    expect(startedOn).not.toHaveBeenCalled();
+    decideGuard(
+      input({
+        pathname: '/home',
+        access: 'login',
+        account: { status: 'signed-out' },
+        search: '?error=access_denied',
+        googleSignInStartedOn: startedOn,
+      }),
+    );
+    expect(startedOn).toHaveBeenCalledTimes(1);
+  });
+
   it('returns a Google sign-in that failed without a description to the page it started from', () => {
     const failed = { pathname: '/home', access: 'login', account: { status: 'signed-out' } } as const;
     expect(
-      decideGuard(input({ ...failed, search: '?error=access_denied', googleSignInStartedOn: 'signup' })),
+      decideGuard(
+        input({ ...failed, search: '?error=access_denied', googleSignInStartedOn: () => 'signup' }),
+      ),
     ).toEqual({
       type: 'redirect',
       to: '/signup?error=access_denied',

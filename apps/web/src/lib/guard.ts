@@ -33,7 +33,11 @@ export interface GuardInput {
   search: string;
   access: RouteAccess;
   account: AccountState;
-  googleSignInStartedOn: GoogleSignInOrigin | null;
+  /**
+   * Where the tab started a Google sign-in, read only for a signed-out visitor who came back with
+   * an error: the tab's storage is asked synchronously, which a page's first render should not wait on.
+   */
+  googleSignInStartedOn: () => GoogleSignInOrigin | null;
 }
 
 export type GuardDecision = { type: 'loading' } | { type: 'render' } | { type: 'redirect'; to: string };
@@ -81,16 +85,15 @@ export function decideGuard({
   if (account.status === 'signed-out') {
     const errorDescription = query.get(ERROR_DESCRIPTION_PARAM);
     const error = query.get(ERROR_PARAM);
+    const startedOn = errorDescription !== null || error !== null ? googleSignInStartedOn() : null;
     // Beyond the spec: a Google sign-in that failed without a description (cancelled, expired) goes
     // back to the page it started on, which says so.
-    if (errorDescription === null && error !== null && googleSignInStartedOn !== null)
-      return redirect(
-        `/${googleSignInStartedOn}?${new URLSearchParams({ [ERROR_PARAM]: error }).toString()}`,
-      );
+    if (errorDescription === null && error !== null && startedOn !== null)
+      return redirect(`/${startedOn}?${new URLSearchParams({ [ERROR_PARAM]: error }).toString()}`);
     if (errorDescription === null) return redirect(loginPathFor(pathname, search));
     const carried = new URLSearchParams({ [ERROR_DESCRIPTION_PARAM]: errorDescription }).toString();
     if (isCorporateEmailRefusal(errorDescription)) {
-      return redirect(`/${googleSignInStartedOn ?? 'login'}?${carried}`);
+      return redirect(`/${startedOn ?? 'login'}?${carried}`);
     }
     // The code goes along too: /sign-in-sso shows only the wording of codes it knows (decision 029).
     const refusal = new URLSearchParams(error === null ? {} : { [ERROR_PARAM]: error });

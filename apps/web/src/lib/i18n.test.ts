@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../locales/en';
 import { enPayments } from '../locales/en-payments';
 import { enSignedIn } from '../locales/en-signed-in';
-import { addMessages, isTranslationKey, t, Trans, translate } from './i18n';
+import { addMessages, englishPluralOf, isTranslationKey, t, Trans, translate } from './i18n';
 
 addMessages(enSignedIn);
 
@@ -18,6 +18,13 @@ describe('t', () => {
     expect(t('members.access.count', { count: 1 })).toBe('1 application');
     expect(t('members.access.count', { count: 3 })).toBe('3 applications');
     expect(t('members.access.count', { count: 0 })).toBe('0 applications');
+  });
+
+  it("chooses the plural category Intl's English rules choose", () => {
+    const intl = new Intl.PluralRules('en');
+    const counts = [-2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 11, 21, 101, 1_000_000];
+    for (let count = 0; count <= 1000; count += 1) counts.push(count);
+    for (const count of counts) expect(englishPluralOf(count), String(count)).toBe(intl.select(count));
   });
 
   it('leaves a placeholder without a value as it is', () => {

@@ -17,7 +17,11 @@ type PluralKey = keyof Messages & (`${string}_one` | `${string}_other`);
 export type TranslationKey = Exclude<keyof Messages, PluralKey> | PluralBase<keyof Messages>;
 export type TranslationValues = Readonly<Record<string, string | number>>;
 
-const englishPlural = new Intl.PluralRules('en');
+/**
+ * English's plural category of a count, as Intl.PluralRules('en') gives it: making that object
+ * loads the browser's locale data, a task of its own in every page's first script (decision 045).
+ */
+export const englishPluralOf = (count: number): 'one' | 'other' => (Math.abs(count) === 1 ? 'one' : 'other');
 const messageTable: Record<string, string> = { ...en };
 
 /** Adds the wording of pages that load later (the signed-in pages bring theirs). */
@@ -40,7 +44,7 @@ function fillPlaceholders(text: string, values: TranslationValues | undefined): 
 /** The text of a message key with its `{{name}}` placeholders filled in. */
 export function t(key: TranslationKey, values?: TranslationValues): string {
   const count = values?.count;
-  const pluralKey = typeof count === 'number' ? `${key}_${englishPlural.select(count)}` : undefined;
+  const pluralKey = typeof count === 'number' ? `${key}_${englishPluralOf(count)}` : undefined;
   const template =
     (pluralKey && messageTable[pluralKey]) ?? messageTable[key] ?? messageTable[`${key}_other`] ?? key;
   return fillPlaceholders(template, values);

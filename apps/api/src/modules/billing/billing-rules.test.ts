@@ -2,6 +2,7 @@ import { padTransactionId } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   billingCycleBefore,
+  billingCycleName,
   billingCycleOf,
   centsToUsd,
   flatRateInvoice,
@@ -333,5 +334,22 @@ describe('billing cycles of a moment, in UTC', () => {
     expect(billingCycleBefore(date)).toBe(before);
     expect(billingCycleBefore(date, 12)).toBe(twelveBefore);
     expect(billingCycleBefore(date, 0)).toBe(cycle);
+  });
+});
+
+describe('billingCycleName', () => {
+  it('names a cycle by its month and year, as Intl writes them in English', () => {
+    const intl = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    for (let year = 2024; year <= 2027; year += 1)
+      for (let month = 1; month <= 12; month += 1) {
+        const cycle = `${year}-${String(month).padStart(2, '0')}`;
+        expect(billingCycleName(cycle)).toBe(intl.format(Date.UTC(year, month - 1, 1)));
+      }
+    expect(billingCycleName('2025-03')).toBe('March 2025');
+  });
+
+  it('refuses what is not a YYYY-MM cycle', () => {
+    expect(() => billingCycleName('2025-13')).toThrow(RangeError);
+    expect(() => billingCycleName('March 2025')).toThrow(RangeError);
   });
 });

@@ -86,6 +86,27 @@ export function parseBillingCycle(cycle: string): { year: number; month: number 
   return { year, month };
 }
 
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** 'March 2025': a billing cycle as the invoice and the usage alert mails name it. */
+export function billingCycleName(cycle: string): string {
+  const { year, month } = parseBillingCycle(cycle);
+  return `${MONTH_NAMES[month - 1]} ${year}`;
+}
+
 /** The first and last UTC day of a billing cycle. */
 function cycleDays(cycle: string): { firstDay: number; lastDay: number } {
   const { year, month } = parseBillingCycle(cycle);

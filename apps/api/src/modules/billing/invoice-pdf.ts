@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { create as parseFont } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { formatDayMonthYear } from '@portal/contracts';
-import { formatUnitPriceUsd, formatUsd, parseBillingCycle } from './billing-rules.ts';
+import { billingCycleName, formatUnitPriceUsd, formatUsd } from './billing-rules.ts';
 
 /**
  * Each font is parsed once for the process: pdfkit takes an already parsed fontkit font as a
@@ -87,13 +87,7 @@ const TABLE_RIGHT = 545;
 const TOTAL_LABEL = { x: 285, width: 140 };
 const TOTAL_AMOUNT = COLUMNS[3];
 
-const cycleMonth = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const count = new Intl.NumberFormat('en-US');
-
-function formatBillingCycle(cycle: string): string {
-  const { year, month } = parseBillingCycle(cycle);
-  return cycleMonth.format(Date.UTC(year, month - 1, 1));
-}
 
 type Document = PDFKit.PDFDocument;
 
@@ -131,7 +125,7 @@ function drawHeader(doc: Document, invoice: Invoice): number {
   const facts: [label: string, value: string][] = [
     ['Invoice number', invoice.invoiceNumber],
     ['Issue date', formatDayMonthYear(invoice.issuedAt, 'utc')],
-    ['Billing cycle', formatBillingCycle(invoice.billingCycle)],
+    ['Billing cycle', billingCycleName(invoice.billingCycle)],
   ];
   for (const [label, value] of facts) {
     doc.fillColor(MUTED).text(label, 345, doc.y + 4, right);

@@ -6,7 +6,7 @@ import * as schema from '../../db/schema.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { usageAlertMail } from '../../mail/templates.ts';
 import type { JobWorkers } from '../../plugins/job-queue.ts';
-import { billingCycleOf } from '../billing/billing-rules.ts';
+import { billingCycleName, billingCycleOf } from '../billing/billing-rules.ts';
 import { describeCrossing } from './usage-alert-rules.ts';
 import {
   USAGE_ALERT_MAIL_QUEUE,
@@ -43,14 +43,6 @@ interface UsageAlertJobsDeps extends UsageAlertCheckDeps {
 }
 
 /** A month `YYYY-MM` as the mail says it: "November 2026". */
-function monthName(cycle: string): string {
-  return new Date(`${cycle}-01T00:00:00Z`).toLocaleDateString('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
 /** Mails one address a notice: the figure, the threshold, and where to look. */
 export async function mailUsageAlert(
   deps: Pick<UsageAlertJobsDeps, 'db' | 'mailer' | 'portalName' | 'publicUrl'>,
@@ -62,7 +54,7 @@ export async function mailUsageAlert(
     .from(schema.organization)
     .where(eq(schema.organization.id, job.organizationId));
   if (!notice || !organization) return;
-  const { headline, summary } = describeCrossing(notice, organization.name, monthName(notice.billingCycle));
+  const { headline, summary } = describeCrossing(notice, organization.name, billingCycleName(notice.billingCycle));
   const balance = notice.kind === 'low_balance';
   await deps.mailer.send(
     usageAlertMail({

@@ -1,5 +1,5 @@
 import { formatDayMonthYear, formatHoursMinutes, type DateInput } from '@portal/contracts';
-import { useBrowserValue } from './hydration';
+import { useBrowserRender } from './hydration';
 
 export type DisplayTimeZone = 'browser' | 'server-render';
 
@@ -9,10 +9,8 @@ export type DisplayTimeZone = 'browser' | 'server-render';
  * browser's own time zone.
  */
 export function useDisplayTimeZone(): DisplayTimeZone {
-  return useBrowserValue(inTheBrowser) ?? 'server-render';
+  return useBrowserRender() ? 'browser' : 'server-render';
 }
-
-const inTheBrowser = (): DisplayTimeZone => 'browser';
 
 /** 05 Jan 2026, in the browser's time zone; in UTC on the server (it does not know the browser's). */
 export function formatDate(value: DateInput, timeZone: DisplayTimeZone = 'browser'): string {

@@ -54,3 +54,12 @@ export function useBrowserValue<T extends boolean | number | string>(
   }, [read, subscribe]);
   return value;
 }
+
+/**
+ * False in a server render and in the render that takes it over, true afterwards (set in a
+ * transition, as useBrowserValue's values) and in every render the browser makes on its own. For
+ * what shows something the server cannot know, such as the browser's clock or time zone.
+ */
+export function useBrowserRender(): boolean {
+  return useBrowserValue(alwaysTrue) ?? false;
+}

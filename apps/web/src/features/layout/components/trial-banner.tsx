@@ -2,7 +2,7 @@ import { IconClockHour4 } from '@tabler/icons-react';
 import { TextLink } from '../../../components/plain/buttons';
 import { useSignedInAccount } from '../../../lib/account';
 import { mayAccess } from '../../../lib/guard';
-import { useBrowserValue } from '../../../lib/hydration';
+import { useBrowserRender } from '../../../lib/hydration';
 import { useTranslation } from '../../../lib/i18n';
 import { trialBannerState, trialDaysLeft } from '../../../lib/trial-banner';
 import classes from './frame.module.css';
@@ -12,9 +12,9 @@ export function TrialBanner() {
   const { t } = useTranslation();
   const { trialEndAt, havePaymentProfile, permissions } = useSignedInAccount();
   // The days left are counted on the browser's clock, which the server render cannot know.
-  const nowMs = useBrowserValue(Date.now);
-  if (nowMs === undefined || !trialEndAt) return null;
-  const now = new Date(nowMs);
+  const browserRender = useBrowserRender();
+  if (!browserRender || !trialEndAt) return null;
+  const now = new Date();
   const state = trialBannerState(trialEndAt, havePaymentProfile, now);
   if (state === 'hidden') return null;
   return (

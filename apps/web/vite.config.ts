@@ -33,13 +33,25 @@ function entryChunkModules(): Plugin {
     name: 'portal-entry-chunk-modules',
     apply: 'build',
     buildEnd() {
+      // Each module's information is built anew on every call (most of the build's time when
+      // asked once per import), so each is asked once.
+      const importedIdsOf = new Map<string, readonly string[]>();
+      const importsOf = (id: string) => {
+        let imported = importedIdsOf.get(id);
+        if (!imported) {
+          imported = this.getModuleInfo(id)?.importedIds ?? [];
+          importedIdsOf.set(id, imported);
+        }
+        return imported;
+      };
       const collect = (
         into: Set<string>,
         id: string,
         skip: (id: string, imported: readonly string[]) => boolean,
       ) => {
-        const imported = this.getModuleInfo(id)?.importedIds ?? [];
-        if (into.has(id) || skip(id, imported)) return;
+        if (into.has(id)) return;
+        const imported = importsOf(id);
+        if (skip(id, imported)) return;
         into.add(id);
         imported.forEach((dependency) => collect(into, dependency, skip));
       };

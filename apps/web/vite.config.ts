@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -125,8 +126,22 @@ function firstPaintPage(): Plugin {
  * The server render's build (decision 026): one file holding its libraries too, so the portal
  * server loads it from wherever the build was written, beside the browser's build.
  */
+/**
+ * React Router's package points every build at its development bundle (react-router issue 14102),
+ * which differs from its production bundle only in having its development warnings on: their checks
+ * run in the page and their messages ship with the first script. Both builds take the production one.
+ */
+const reactRouterProduction = {
+  find: /^react-router$/,
+  replacement: path.join(
+    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist/production/index.mjs',
+  ),
+};
+
 const serverRenderBuild = defineConfig({
   plugins: [react()],
+  resolve: { alias: [reactRouterProduction] },
   ssr: { noExternal: true },
   build: {
     outDir: 'dist-server',
@@ -143,6 +158,7 @@ const browserBuild = defineConfig({
     firstPaintPage(),
     pageManifest({ webRoot, signedInFrame: SIGNED_IN_FRAME, firstRequests: FIRST_REQUESTS }),
   ],
+  resolve: { alias: [reactRouterProduction] },
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
   build: {

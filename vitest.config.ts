@@ -30,6 +30,7 @@ export default defineConfig({
           environment: 'node',
           // Each file builds the app on its own fresh database; a few files at a time fit 2 cores.
           maxWorkers: 2,
+          globalSetup: ['apps/api/test/pglite-copy.ts'],
           // A project with its own worker count runs as its own group, after the unit tests.
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
@@ -42,6 +43,7 @@ export default defineConfig({
           name: 'fuzz',
           include: ['apps/api/fuzz/**/*.fuzz.test.ts'],
           environment: 'node',
+          globalSetup: ['apps/api/test/pglite-copy.ts'],
           sequence: { groupOrder: 3 },
           testTimeout: 600_000,
           hookTimeout: 60_000,

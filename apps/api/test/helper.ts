@@ -11,6 +11,7 @@ import type { Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail, testConfig } from './fixtures.ts';
+import { migratedPgliteCopy } from './pglite-copy.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { freshTotp, keyOf } from './totp.ts';
 
@@ -23,7 +24,11 @@ export { INITIAL_SETUP, STRONG_PASSWORD, TEST_ORIGIN, codeFromMail } from './fix
 async function openFreshDatabase(): Promise<Database & { dispose(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://' });
+    const database = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: 'memory://',
+      pgliteCopy: migratedPgliteCopy(),
+    });
     return { ...database, dispose: () => database.close() };
   }
   const scratch = await createScratchDatabase(serverUrl, 'portal_test');

@@ -123,25 +123,29 @@ function firstPaintPage(): Plugin {
 }
 
 /**
+ * React Router's package points every build at its development bundle (react-router issue 14102),
+ * which differs from its production bundle only in having its development warnings on: their checks
+ * run in the page and their messages ship with the first script. Both builds take the production
+ * one; the development server keeps the warnings.
+ */
+function reactRouterProductionBundle(): Plugin {
+  const bundle = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist/production/index.mjs',
+  );
+  return {
+    name: 'portal-react-router-production-bundle',
+    apply: 'build',
+    config: () => ({ resolve: { alias: [{ find: /^react-router$/, replacement: bundle }] } }),
+  };
+}
+
+/**
  * The server render's build (decision 026): one file holding its libraries too, so the portal
  * server loads it from wherever the build was written, beside the browser's build.
  */
-/**
- * React Router's package points every build at its development bundle (react-router issue 14102),
- * which differs from its production bundle only in having its development warnings on: their checks
- * run in the page and their messages ship with the first script. Both builds take the production one.
- */
-const reactRouterProduction = {
-  find: /^react-router$/,
-  replacement: path.join(
-    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
-    'dist/production/index.mjs',
-  ),
-};
-
 const serverRenderBuild = defineConfig({
-  plugins: [react()],
-  resolve: { alias: [reactRouterProduction] },
+  plugins: [react(), reactRouterProductionBundle()],
   ssr: { noExternal: true },
   build: {
     outDir: 'dist-server',
@@ -154,11 +158,11 @@ const serverRenderBuild = defineConfig({
 const browserBuild = defineConfig({
   plugins: [
     react(),
+    reactRouterProductionBundle(),
     entryChunkModules(),
     firstPaintPage(),
     pageManifest({ webRoot, signedInFrame: SIGNED_IN_FRAME, firstRequests: FIRST_REQUESTS }),
   ],
-  resolve: { alias: [reactRouterProduction] },
   server: { proxy: proxyTo([...serverPaths, ...legalDocuments]) },
   preview: { proxy: proxyTo(serverPaths) },
   build: {

@@ -6,6 +6,7 @@ import type {
   ImportUsageResponse,
   OperatorOrganization,
   RunBillingResponse,
+  VoidMiscellaneousChargeResponse,
 } from '@portal/contracts';
 import { DATA_DIR_ENV, REPO_ROOT } from '../harness/harness-state.ts';
 
@@ -65,6 +66,11 @@ export class Operator {
   /** `billing charge <org> --amount … --notes …`: a miscellaneous charge, open until paid by card. */
   raiseCharge(org: string, amount: string, notes: string): Promise<CreateMiscellaneousChargeResponse> {
     return this.run('billing', 'charge', org, '--amount', amount, '--notes', notes);
+  }
+
+  /** `billing void-charge <org> <transaction id> --reason …`: an open miscellaneous charge no longer due. */
+  voidCharge(org: string, transactionId: string, reason: string): Promise<VoidMiscellaneousChargeResponse> {
+    return this.run('billing', 'void-charge', org, transactionId, '--reason', reason);
   }
 
   /** `usage import`, of this month (the portal's clock) unless a month is named. */

@@ -10,6 +10,7 @@ import {
 import * as schema from '../src/db/schema.ts';
 import { documentPath } from '../src/docs/api-reference.ts';
 import { monthlyRunService } from '../src/modules/billing/monthly-run.service.ts';
+import { SYSTEM_AUDIT_CONTEXT } from '../src/modules/audit-log/audit-context.ts';
 import { operatorToken } from '../src/modules/operators/operator-token.ts';
 import {
   BILLING_UPDATE,
@@ -463,6 +464,22 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
   'POST /api/operator/v1/organizations/{organization}/charges': {
     withOperatorToken: CREATED,
     prepare: call('POST', ownOrganization('/charges'), { amount: '1.00', notes: 'Access matrix' }),
+  },
+  // Each call voids a charge of its own, raised here as the operator's charges row raises one.
+  'POST /api/operator/v1/organizations/{organization}/charges/{transactionId}/void': {
+    withOperatorToken: OK,
+    prepare: async () => {
+      const { transaction } = await t.app.ledger.openMiscellaneousCharge(
+        ownerOrganizationId,
+        { amountCents: 100, taxAmountCents: 0, taxRatePercent: '0', notes: 'Access matrix' },
+        { context: SYSTEM_AUDIT_CONTEXT },
+      );
+      return {
+        method: 'POST',
+        url: ownOrganization(`/charges/${transaction.id}/void`)(),
+        body: { reason: 'Access matrix' },
+      };
+    },
   },
   'POST /api/operator/v1/usage-imports': {
     withOperatorToken: OK,

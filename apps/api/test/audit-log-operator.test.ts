@@ -173,6 +173,31 @@ describe("the operator's changes to an organisation", () => {
     expectMadeByOperator(chargeEntry!, raised);
   });
 
+  it('records a charge voided once, with why, however often it is voided', async () => {
+    const url = `/organizations/${owner.organizationId}`;
+    const raised = await operator('POST', `${url}/charges`, { amount: '40.00', notes: 'Courier' });
+    expect(raised.statusCode, raised.body).toBe(201);
+    const charge = raised.json() as CreateMiscellaneousChargeResponse;
+    const reason = { reason: 'Raised for the wrong organisation' };
+    const voided = await operator('POST', `${url}/charges/${charge.transactionId}/void`, reason);
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect((await operator('POST', `${url}/charges/${charge.transactionId}/void`, reason)).statusCode).toBe(200);
+
+    const entries = await entriesOf(owner);
+    expect(entries.filter((entry) => entry.action === 'operator.charge_voided')).toHaveLength(1);
+    const [voidEntry] = entries;
+    expect(voidEntry).toMatchObject({
+      action: 'operator.charge_voided',
+      target: { type: 'transaction', id: charge.transactionId },
+      changes: {
+        status: { before: 'open', after: 'voided' },
+        total: { before: charge.total.toFixed(2) },
+        reason: { after: 'Raised for the wrong organisation' },
+      },
+    });
+    expectMadeByOperator(voidEntry!, voided);
+  });
+
   it('grants no credit whose entry cannot be written', async () => {
     const { balanceCents } = await organizationRow(t.database.db, owner.organizationId);
     await withAuditEntriesRefused(t.database.db, `action = 'operator.credit_granted'`, async () => {

@@ -3,6 +3,7 @@ import type {
   PayTransactionResponse,
   PaymentSummary,
   Transaction,
+  VoidMiscellaneousChargeResponse,
 } from '@portal/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,10 @@ async function newOwner(label: string): Promise<Owner> {
 
 function chargesPath(reference: string) {
   return `/organizations/${encodeURIComponent(reference)}/charges`;
+}
+
+function voidCharge(reference: string, transactionId: string, body: Record<string, unknown>) {
+  return operator('POST', `${chargesPath(reference)}/${transactionId}/void`, body);
 }
 
 async function raiseCharge(owner: Owner, body: Record<string, unknown>) {
@@ -368,5 +373,99 @@ describe('paying a miscellaneous charge by card', () => {
     // A top-up is not a charge: paying it is refused.
     const topUpId = (topUp.json() as { transactionId: string }).transactionId;
     expectApiError(await payWithNewCard(owner, topUpId), 409, 'TRANSACTION_NOT_PAYABLE');
+  });
+});
+
+describe('voiding a miscellaneous charge', () => {
+  const reason = { reason: 'Raised with the wrong amount' };
+
+  it('leaves it voided: shown so in billing, no longer payable, and voided again it answers the same', async () => {
+    const owner = await newOwner('void');
+    const charge = await raiseCharge(owner, { amount: '120.00', notes: 'Onboarding workshop' });
+
+    const voided = await voidCharge(owner.organizationId, charge.transactionId, reason);
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json()).toEqual({
+      transactionId: charge.transactionId,
+      status: 'voided',
+      notes: 'Onboarding workshop',
+      total: 130.8,
+      alreadyVoided: false,
+    } satisfies VoidMiscellaneousChargeResponse);
+
+    const listed = await t.app.inject(jsonRequest('GET', '/api/v1/transactions', undefined, owner.cookie));
+    expect((listed.json() as { data: Transaction[] }).data).toEqual([
+      expect.objectContaining({ transactionId: charge.transactionId, type: 'other', status: 'voided' }),
+    ]);
+    const summary = await paymentSummaryOf(owner, charge.transactionId);
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json()).toMatchObject({ totalAmount: 130.8, paidAmount: 0, dueAmount: 0 });
+    expectApiError(await payWithNewCard(owner, charge.transactionId), 409, 'TRANSACTION_NOT_PAYABLE');
+    expect(await succeededAttemptsOf(owner.organizationId)).toEqual([]);
+
+    // By a member's address too, as the other operator commands find an organisation.
+    const again = await voidCharge(owner.email, String(Number(charge.transactionId)), reason);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ transactionId: charge.transactionId, status: 'voided', alreadyVoided: true });
+    expect(await ledgerOf(owner.organizationId)).toEqual([expect.objectContaining({ status: 'voided' })]);
+  });
+
+  it('refuses a paid charge and a top-up (409), and leaves each as it was', async () => {
+    const owner = await newOwner('void-refused');
+    const charge = await raiseCharge(owner, { amount: '10.00', notes: 'Courier' });
+    expect((await payWithNewCard(owner, charge.transactionId)).statusCode).toBe(200);
+    const topUp = await topUpWithSandboxCard(t.app, owner.cookie, 100);
+    expect(topUp.statusCode, topUp.body).toBe(201);
+    const topUpId = (topUp.json() as { transactionId: string }).transactionId;
+
+    for (const id of [charge.transactionId, topUpId]) {
+      const refused = expectApiError(await voidCharge(owner.organizationId, id, reason), 409, 'TRANSACTION_NOT_VOIDABLE');
+      expect(refused.field).toBe('transactionId');
+    }
+    const rows = await ledgerOf(owner.organizationId);
+    expect(rows.find((row) => row.id === Number(charge.transactionId))).toMatchObject({ status: 'paid' });
+    expect(rows.find((row) => row.id === Number(topUpId))).toMatchObject({ type: 'topup', status: 'paid' });
+  });
+
+  it("answers 404 for another organisation's charge and an id of no transaction, 400 for a bad id or no reason", async () => {
+    const owner = await newOwner('void-owner');
+    const other = await newOwner('void-other');
+    const charge = await raiseCharge(owner, { amount: '10.00', notes: 'Courier' });
+
+    for (const id of [charge.transactionId, '999999999']) {
+      expectApiError(await voidCharge(other.organizationId, id, reason), 404, 'NOT_FOUND');
+    }
+    expectApiError(await voidCharge('nobody@nowhere.example.com', charge.transactionId, reason), 404, 'NOT_FOUND');
+    const notAnId = expectApiError(await voidCharge(owner.organizationId, 'not-an-id', reason), 400, 'VALIDATION_ERROR');
+    expect(notAnId.field).toBe('transactionId');
+    for (const body of [{}, { reason: '   ' }, { reason: 'x'.repeat(501) }]) {
+      const refused = expectApiError(await voidCharge(owner.organizationId, charge.transactionId, body), 400, 'VALIDATION_ERROR');
+      expect(refused.field).toBe('reason');
+    }
+    expect(await ledgerOf(owner.organizationId)).toEqual([expect.objectContaining({ status: 'open' })]);
+  });
+
+  it('against payments at the same moment, either the charge is voided and no card charged, or paid and not voided', async () => {
+    const owner = await newOwner('void-or-pay');
+    const charge = await raiseCharge(owner, { amount: '10.00', notes: 'Courier' });
+    const tokens = await Promise.all(
+      Array.from({ length: 4 }, () => sandboxCardToken(t.app, owner.cookie, SANDBOX_CARDS.visa)),
+    );
+    const [voided, ...pays] = await Promise.all([
+      voidCharge(owner.organizationId, charge.transactionId, reason),
+      ...tokens.map((token) => pay(owner, charge.transactionId, { token })),
+    ]);
+    const [row] = await ledgerOf(owner.organizationId);
+    const attempts = await succeededAttemptsOf(owner.organizationId);
+    if (row?.status === 'voided') {
+      expect(voided!.statusCode, voided!.body).toBe(200);
+      expect(pays.map((answer) => answer.statusCode)).toEqual([409, 409, 409, 409]);
+      expect(attempts).toEqual([]);
+    } else {
+      expect(row).toMatchObject({ status: 'paid', paymentAmountCents: 1090 });
+      expectApiError(voided!, 409, 'TRANSACTION_NOT_VOIDABLE');
+      expect(pays.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+      expect(attempts).toHaveLength(1);
+    }
   });
 });

@@ -137,6 +137,29 @@ describe('the operator CLI', () => {
     expect(refused.stderr).toMatch(/amount: must be more than 0 \(--amount\) \[VALIDATION_ERROR\]/);
   });
 
+  it('voids a miscellaneous charge, says so when it was already voided, and says why one cannot be', async () => {
+    const raised = await portal(['billing', 'charge', OWNER_EMAIL, '--amount', '50.00', '--notes', 'Courier', '--json']);
+    expect(raised.code, raised.stderr).toBe(EXIT_OK);
+    const { transactionId } = JSON.parse(raised.stdout) as { transactionId: string };
+    const command = ['billing', 'void-charge', OWNER_EMAIL, transactionId, '--reason', 'Raised twice'];
+
+    const voided = await portal(command);
+    expect(voided.code, voided.stderr).toBe(EXIT_OK);
+    expect(voided.stdout).toBe(
+      `Voided transaction ${transactionId} (voided): USD 54.50 for "Courier" is no longer due.\n`,
+    );
+    const repeated = await portal([...command, '--json']);
+    expect(repeated.code, repeated.stderr).toBe(EXIT_OK);
+    expect(JSON.parse(repeated.stdout)).toMatchObject({ transactionId, status: 'voided', alreadyVoided: true });
+
+    const blank = await portal(['billing', 'void-charge', OWNER_EMAIL, transactionId, '--reason', ' ']);
+    expect(blank.code).toBe(EXIT_FAILED);
+    expect(blank.stderr).toMatch(/\(--reason\) \[VALIDATION_ERROR\]/);
+    const missing = await portal(['billing', 'void-charge', OWNER_EMAIL, '999999999', '--reason', 'x']);
+    expect(missing.code).toBe(EXIT_FAILED);
+    expect(missing.stderr).toContain('[NOT_FOUND]');
+  });
+
   it('imports usage and runs a billing twice, billing once, with a progress line', async () => {
     const imported = await portal(['usage', 'import', '--month', '2025-05']);
     expect(imported.code, imported.stderr).toBe(EXIT_OK);
@@ -207,6 +230,8 @@ describe('the operator CLI', () => {
     [['billing', 'run']],
     [['billing', 'charge', 'x', '--amount', '5.00']],
     [['billing', 'charge', '--amount', '5.00', '--notes', 'x']],
+    [['billing', 'void-charge', 'x', '42']],
+    [['billing', 'void-charge', 'x', '--reason', 'y']],
     [['member', 'reset-two-factor']],
   ])('exits 2 with the usage for %j, calling nothing', async (argv) => {
     const result = await portal(argv, { PORTAL_URL: 'http://127.0.0.1:9' });

@@ -9,7 +9,8 @@ import { screenshotsAtWidths } from '../../support/screenshots.ts';
 /*
  * A miscellaneous charge (decision 040) for real: the operator raises it with the CLI, the owner
  * finds it in Billing, pays it by card on /payment/asc/misc through the sandbox gateway, and lands
- * back on billing with success=true; the server then refuses to be paid for it again.
+ * back on billing with success=true; the server then refuses to be paid for it again. One raised by
+ * mistake, the operator voids: billing shows it voided, with nothing to pay.
  */
 
 /** A one-time token of the sandbox's card that succeeds, made as the card form makes one. */
@@ -86,4 +87,40 @@ test('an operator raises a miscellaneous charge; the owner pays it by card once 
   });
   expect(again.status()).toBe(409);
   expect(await again.json()).toMatchObject({ code: 'TRANSACTION_NOT_PAYABLE' });
+});
+
+test('an operator voids a charge raised by mistake; billing shows it voided with nothing to pay, and the server refuses to take payment', async ({
+  page,
+  users,
+  baseURL,
+}) => {
+  const owner = await users.signedIn({ label: 'misc-charge-void' });
+  const operator = new Operator(sharedPortal(baseURL!));
+  const { transactionId } = await operator.raiseCharge(owner.email, '80.00', 'Courier, raised twice');
+  await page.goto('/billing/asc');
+  await expect(transactionRow(page, transactionId)).toContainText('Open');
+
+  const voided = await operator.voidCharge(owner.email, transactionId, 'Raised twice');
+  expect(voided).toMatchObject({ transactionId, status: 'voided', alreadyVoided: false });
+  await page.reload();
+  const row = transactionRow(page, transactionId);
+  await expect(row).toContainText('Voided');
+  await expect(row).toContainText('$87.20');
+  await expect(
+    transactionsTable(page).getByRole('button', { name: `Pay transaction ${transactionId}` }),
+  ).toHaveCount(0);
+  await row.getByRole('link', { name: transactionId, exact: true }).click();
+  await expect(page.getByText('Courier, raised twice')).toBeVisible();
+  const summary = page.locator('.mantine-Card-root').filter({ hasText: 'Payment summary' });
+  await expect(summary).toContainText('Total$87.20');
+  await expect(summary).toContainText('Amount due$0.00');
+  await expect(page.getByRole('link', { name: 'Pay by card' })).toHaveCount(0);
+  await screenshotsAtWidths(page, 'misc-charge-voided');
+
+  const paid = await page.request.post(`/api/v1/transactions/${transactionId}/pay`, {
+    data: { token: await sandboxCardToken(page) },
+    headers: { origin: baseURL! },
+  });
+  expect(paid.status()).toBe(409);
+  expect(await paid.json()).toMatchObject({ code: 'TRANSACTION_NOT_PAYABLE' });
 });

@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'usage_alert.triggered',
   'operator.credit_granted',
   'operator.charge_raised',
+  'operator.charge_voided',
   'operator.limits_changed',
   'operator.billing_country_changed',
   'operator.contract_changed',

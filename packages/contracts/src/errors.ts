@@ -52,6 +52,8 @@ export const ERROR_DEFINITIONS = {
   CARD_TOKEN_INVALID: { status: 400, message: 'errors.cardTokenInvalid' },
   CARD_AUTHENTICATION_REQUIRED: { status: 402, message: 'errors.cardAuthenticationRequired' },
   TRANSACTION_NOT_PAYABLE: { status: 409, message: 'errors.transactionNotPayable' },
+  /** Only an open miscellaneous charge is voided: a paid one, one being paid, or a bill of usage stands. */
+  TRANSACTION_NOT_VOIDABLE: { status: 409, message: 'errors.transactionNotVoidable' },
   PAYMENT_NOT_CONFIRMED: { status: 503, message: 'errors.paymentNotConfirmed' },
   PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, message: 'errors.paymentGatewayUnavailable' },
   WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'errors.webhookSignatureInvalid' },

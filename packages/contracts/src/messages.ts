@@ -159,6 +159,7 @@ export const messages = {
   'errors.cardAuthenticationRequired':
     'Your card asks for an authentication (3-D Secure) that this portal cannot do yet. Please use another card.',
   'errors.transactionNotPayable': 'This transaction is not open for payment.',
+  'errors.transactionNotVoidable': 'Only an open miscellaneous charge can be voided.',
   'errors.paymentGatewayUnavailable': 'The payment service is not reachable right now. Please try again later.',
   'errors.webhookSignatureInvalid':
     'The Stripe-Signature header is missing, or does not match this body signed with the webhook secret.',

@@ -196,6 +196,31 @@ export const CreateMiscellaneousChargeResponseSchema = z.object({
 });
 export type CreateMiscellaneousChargeResponse = z.infer<typeof CreateMiscellaneousChargeResponseSchema>;
 
+export const OperatorChargeParamsSchema = OperatorOrganizationParamsSchema.extend({
+  /** The charge's transaction id, as raising it answered (leading zeros or not). */
+  transactionId: z.string().regex(/^\d{1,15}$/, 'must be a transaction id'),
+});
+
+/**
+ * Voids a miscellaneous charge raised by mistake (decision 040, "Voiding"): open → voided, so it is
+ * no longer due and cannot be paid. Why is kept in the audit log.
+ */
+export const VoidMiscellaneousChargeRequestSchema = z.object({
+  reason: z.string().trim().min(1).max(500),
+});
+export type VoidMiscellaneousChargeRequest = z.infer<typeof VoidMiscellaneousChargeRequestSchema>;
+
+export const VoidMiscellaneousChargeResponseSchema = z.object({
+  transactionId: z.string(),
+  status: z.enum(TRANSACTION_STATUSES),
+  notes: z.string(),
+  /** What the organisation would have paid, tax included, USD. */
+  total: z.number(),
+  /** True when the charge had already been voided (a repeat): nothing changed. */
+  alreadyVoided: z.boolean(),
+});
+export type VoidMiscellaneousChargeResponse = z.infer<typeof VoidMiscellaneousChargeResponseSchema>;
+
 const month = z.string().regex(BILLING_CYCLE_PATTERN, 'must be a month as YYYY-MM');
 
 export const ImportUsageRequestSchema = z.object({ month: month.optional() });

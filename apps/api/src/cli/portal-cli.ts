@@ -13,6 +13,7 @@ import {
   type OperatorOrganizationSummary,
   type ResetTwoFactorResponse,
   type RunBillingResponse,
+  type VoidMiscellaneousChargeResponse,
 } from '@portal/contracts';
 import { OPERATOR_TOKEN_FILE } from '../auth/secret.ts';
 
@@ -44,6 +45,7 @@ export const USAGE = `usage: npm run portal -- <command> [--json]
   usage import [--month YYYY-MM]
   billing run --month YYYY-MM [--org <org>]
   billing charge <org> --amount 120.00 --notes TEXT [--key KEY]
+  billing void-charge <org> <transaction-id> --reason TEXT
   member reset-two-factor <email>
 
 <org> is an organisation id or the address of one of its members. The portal is PORTAL_URL
@@ -95,6 +97,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   amount: '--amount',
   note: '--note',
   notes: '--notes',
+  reason: '--reason',
   idempotencyKey: '--key',
   month: '--month',
   organization: '--org',
@@ -388,6 +391,23 @@ const COMMANDS: Record<string, Command> = {
         text:
           `${what} transaction ${charge.transactionId} (${charge.status}): ${usd(charge.amount)} + ` +
           `tax ${charge.taxPercentage}% ${usd(charge.tax)} = ${usd(charge.total)}, for "${charge.notes}".`,
+      };
+    },
+  },
+  'billing void-charge': {
+    arguments: ['org', 'transactionId'],
+    options: { reason: { type: 'string' } },
+    call: ({ org, transactionId }, values) => ({
+      method: 'POST',
+      path: organizationPath(org!, `/charges/${encodeURIComponent(transactionId!)}/void`),
+      body: { reason: required(values, 'reason') },
+      repeatSafely: 'The charge may have been voided: repeating the command voids it at most once.',
+    }),
+    print(answer) {
+      const charge = answer as VoidMiscellaneousChargeResponse;
+      const what = charge.alreadyVoided ? 'Already voided' : 'Voided';
+      return {
+        text: `${what} transaction ${charge.transactionId} (${charge.status}): ${usd(charge.total)} for "${charge.notes}" is no longer due.`,
       };
     },
   },

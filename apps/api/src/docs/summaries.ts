@@ -116,6 +116,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
     'Operator: grant credit to the prepaid balance (a service credit in the ledger)',
   'POST /api/operator/v1/organizations/{organization}/charges':
     'Operator: raise a miscellaneous charge, open until the organisation pays it by card',
+  'POST /api/operator/v1/organizations/{organization}/charges/{transactionId}/void':
+    'Operator: void an open miscellaneous charge raised by mistake, so it is no longer due',
   'POST /api/operator/v1/usage-imports': "Operator: import a month's monthly active users from every region",
   'POST /api/operator/v1/billing-runs': 'Operator: bill a month that has ended, each organisation once',
   'POST /api/operator/v1/two-factor-resets':

@@ -117,6 +117,7 @@ export const enAuditLog = {
   'auditLog.action.usage_alert.triggered': 'Usage alert triggered',
   'auditLog.action.operator.credit_granted': 'Credit granted by an operator',
   'auditLog.action.operator.charge_raised': 'Charge raised by an operator',
+  'auditLog.action.operator.charge_voided': 'Charge voided by an operator',
   'auditLog.action.operator.limits_changed': 'Limits changed by an operator',
   'auditLog.action.operator.billing_country_changed': 'Billing country changed by an operator',
   'auditLog.action.operator.contract_changed': 'Contract changed by an operator',

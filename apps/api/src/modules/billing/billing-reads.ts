@@ -45,8 +45,12 @@ export async function creditOf(db: Db, organizationId: string, row: TransactionR
   return row.creditTransactionId ? findCreditAmount(db, organizationId, row.creditTransactionId) : 0;
 }
 
+/** A voided charge (raised by mistake) or a cancelled one is owed by nobody, whatever was paid of it. */
+const OWED_BY_NOBODY: ReadonlySet<TransactionRow['status']> = new Set(['voided', 'cancelled']);
+
 /** What an invoice comes to and how much of it is settled, in cents. */
 export function invoiceTotals(row: TransactionRow, creditCents: number) {
+  const unsettledCents = Math.max(0, row.amountCents - creditCents - row.paymentAmountCents);
   return {
     subtotalCents: row.amountCents - row.taxAmountCents,
     taxCents: row.taxAmountCents,
@@ -54,7 +58,7 @@ export function invoiceTotals(row: TransactionRow, creditCents: number) {
     totalCents: row.amountCents,
     creditCents,
     paidCents: row.paymentAmountCents,
-    dueCents: Math.max(0, row.amountCents - creditCents - row.paymentAmountCents),
+    dueCents: OWED_BY_NOBODY.has(row.status) ? 0 : unsettledCents,
   };
 }
 

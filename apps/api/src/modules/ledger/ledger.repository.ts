@@ -360,24 +360,48 @@ export async function listActiveAccountsWithSuspendedApplications(executor: Exec
 }
 
 /**
- * Claims a charge for a card payment: open → processing. A service charge or a miscellaneous charge
- * (type `other`) is paid by card; a top-up or a credit never. Only one claim succeeds however many
- * pay at once; undefined when the transaction is not an open charge (paid, or being paid).
+ * Moves an open charge of one of `types` to `status` in one statement guarded by both, so that of
+ * several moves of the same charge at once (payments, a void) exactly one succeeds; undefined when
+ * the transaction is not such an open charge.
  */
-export async function claimTransactionForPayment(tx: Tx, organizationId: string, transactionId: number) {
+async function moveOpenCharge(
+  tx: Tx,
+  organizationId: string,
+  transactionId: number,
+  types: TransactionRow['type'][],
+  status: TransactionRow['status'],
+) {
   const [row] = await tx
     .update(transactions)
-    .set({ status: 'processing' })
+    .set({ status })
     .where(
       and(
         ofOrganization(organizationId),
         eq(transactions.id, transactionId),
-        inArray(transactions.type, ['service_charge', 'other']),
+        inArray(transactions.type, types),
         eq(transactions.status, 'open'),
       ),
     )
     .returning();
   return row;
+}
+
+/**
+ * Claims a charge for a card payment: open → processing. A service charge or a miscellaneous charge
+ * (type `other`) is paid by card; a top-up or a credit never. Only one claim succeeds however many
+ * pay at once; undefined when the transaction is not an open charge (paid, or being paid).
+ */
+export function claimTransactionForPayment(tx: Tx, organizationId: string, transactionId: number) {
+  return moveOpenCharge(tx, organizationId, transactionId, ['service_charge', 'other'], 'processing');
+}
+
+/**
+ * Voids a miscellaneous charge an operator raised by mistake: open → voided, so a void and a
+ * payment's claim cannot both succeed; undefined when the transaction is not an open miscellaneous
+ * charge.
+ */
+export function voidOpenMiscellaneousCharge(tx: Tx, organizationId: string, transactionId: number) {
+  return moveOpenCharge(tx, organizationId, transactionId, ['other'], 'voided');
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   moveBalance,
   settleTransaction,
   suspendAccount,
+  voidOpenMiscellaneousCharge,
   type CycleTransactionValues,
   type TransactionRow,
 } from './ledger.repository.ts';
@@ -481,6 +482,40 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
           throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'idempotencyKey' });
         }
         return { transaction: earlier, alreadyCreated: true };
+      });
+    },
+
+    /**
+     * Voids a miscellaneous charge an operator raised by mistake (decision 040, "Voiding"): open →
+     * voided, with its audit entry, so it is no longer due and no card can pay it. A payment that
+     * claimed it first keeps it (processing, then paid or open again); a paid one stands. Repeated,
+     * it answers the charge voided and records nothing more.
+     */
+    async voidMiscellaneousCharge(
+      organizationId: string,
+      transactionId: number,
+      { reason, context }: { reason: string; context: AuditContext },
+    ): Promise<{ transaction: TransactionRow; alreadyVoided: boolean }> {
+      return db.transaction(async (tx) => {
+        const voided = await voidOpenMiscellaneousCharge(tx, organizationId, transactionId);
+        if (voided) {
+          await record(tx, {
+            organizationId,
+            action: 'operator.charge_voided',
+            target: transactionTarget(voided),
+            changes: {
+              status: { before: 'open', after: 'voided' },
+              total: { before: auditAmount(voided.amountCents) },
+              reason: { after: reason },
+            },
+            context,
+          });
+          return { transaction: voided, alreadyVoided: false };
+        }
+        const found = await findTransaction(tx, organizationId, transactionId);
+        if (!found) throw new AppError('NOT_FOUND', { field: 'transactionId' });
+        if (found.type === 'other' && found.status === 'voided') return { transaction: found, alreadyVoided: true };
+        throw new AppError('TRANSACTION_NOT_VOIDABLE', { field: 'transactionId' });
       });
     },
 

@@ -7,6 +7,7 @@ import {
   ImportUsageResponseSchema,
   ListOperatorOrganizationsQuerySchema,
   ListOperatorOrganizationsResponseSchema,
+  OperatorChargeParamsSchema,
   OperatorOrganizationParamsSchema,
   OperatorOrganizationSchema,
   ResetTwoFactorRequestSchema,
@@ -18,6 +19,8 @@ import {
   SetFreeCreditRequestSchema,
   SetLimitsRequestSchema,
   SetStatusRequestSchema,
+  VoidMiscellaneousChargeRequestSchema,
+  VoidMiscellaneousChargeResponseSchema,
 } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,7 +32,7 @@ import { operatorsService } from './operators.service.ts';
 
 /**
  * /api/operator/v1: running the business (organisations' contracts, limits, status, billing country,
- * credit and miscellaneous charges, the usage import, the monthly billing, a person's lost second
+ * credit and miscellaneous charges (raised and voided), the usage import, the monthly billing, a person's lost second
  * factor) for the operator CLI. The credential is the operator token as a bearer, never a member's
  * session: no role of an organisation reaches these routes.
  */
@@ -143,6 +146,24 @@ export async function operatorsRoutes(app: FastifyInstance) {
       // A repeat with the same idempotency key created nothing.
       return reply.status(charge.alreadyCreated ? 200 : 201).send(charge);
     },
+  );
+
+  r.post(
+    '/organizations/:organization/charges/:transactionId/void',
+    {
+      schema: {
+        params: OperatorChargeParamsSchema,
+        body: VoidMiscellaneousChargeRequestSchema,
+        response: { 200: VoidMiscellaneousChargeResponseSchema },
+      },
+    },
+    async (request) =>
+      service.voidMiscellaneousCharge(
+        request.params.organization,
+        request.params.transactionId,
+        request.body,
+        requestOrigin(request),
+      ),
   );
 
   r.post(

@@ -19,6 +19,8 @@ import type {
   SetFreeCreditRequest,
   SetLimitsRequest,
   SetStatusRequest,
+  VoidMiscellaneousChargeRequest,
+  VoidMiscellaneousChargeResponse,
 } from '@portal/contracts';
 import { OPERATOR_ORGANIZATION_PAGE_SIZE, padTransactionId } from '@portal/contracts';
 import type { Db } from '../../db/client.ts';
@@ -326,6 +328,31 @@ export function operatorsService({
         taxPercentage: Number(transaction.taxRatePercent),
         total: centsToUsd(transaction.amountCents),
         alreadyCreated,
+      };
+    },
+
+    /**
+     * Voids a miscellaneous charge raised by mistake (decision 040, "Voiding"): it is no longer due
+     * and the organisation can no longer pay it; the reason is kept in its audit log.
+     */
+    async voidMiscellaneousCharge(
+      reference: string,
+      transactionId: string,
+      { reason }: VoidMiscellaneousChargeRequest,
+      origin: RequestOrigin,
+    ): Promise<VoidMiscellaneousChargeResponse> {
+      const organizationId = await resolveOrganizationId(reference);
+      const { transaction, alreadyVoided } = await ledger.voidMiscellaneousCharge(
+        organizationId,
+        Number(transactionId),
+        { reason, context: operatorAuditContext(origin) },
+      );
+      return {
+        transactionId: padTransactionId(transaction.id),
+        status: transaction.status,
+        notes: transaction.notes,
+        total: centsToUsd(transaction.amountCents),
+        alreadyVoided,
       };
     },
 

@@ -465,7 +465,7 @@ const OPERATOR_ROWS: Record<string, Pick<Row, 'prepare'> & { withOperatorToken: 
     withOperatorToken: CREATED,
     prepare: call('POST', ownOrganization('/charges'), { amount: '1.00', notes: 'Access matrix' }),
   },
-  // Each call voids a charge of its own, raised here as the operator's charges row raises one.
+  // Each call voids a charge of its own, opened here through the ledger as raising one does.
   'POST /api/operator/v1/organizations/{organization}/charges/{transactionId}/void': {
     withOperatorToken: OK,
     prepare: async () => {

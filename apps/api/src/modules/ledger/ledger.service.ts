@@ -514,7 +514,9 @@ export function ledgerService({ db, jobQueue }: LedgerDeps) {
         }
         const found = await findTransaction(tx, organizationId, transactionId);
         if (!found) throw new AppError('NOT_FOUND', { field: 'transactionId' });
-        if (found.type === 'other' && found.status === 'voided') return { transaction: found, alreadyVoided: true };
+        if (found.type === 'other' && found.status === 'voided') {
+          return { transaction: found, alreadyVoided: true };
+        }
         throw new AppError('TRANSACTION_NOT_VOIDABLE', { field: 'transactionId' });
       });
     },

@@ -32,9 +32,9 @@ import { operatorsService } from './operators.service.ts';
 
 /**
  * /api/operator/v1: running the business (organisations' contracts, limits, status, billing country,
- * credit and miscellaneous charges (raised and voided), the usage import, the monthly billing, a person's lost second
- * factor) for the operator CLI. The credential is the operator token as a bearer, never a member's
- * session: no role of an organisation reaches these routes.
+ * credit, miscellaneous charges raised and voided, the usage import, the monthly billing, a person's
+ * lost second factor) for the operator CLI. The credential is the operator token as a bearer, never
+ * a member's session: no role of an organisation reaches these routes.
  */
 export async function operatorsRoutes(app: FastifyInstance) {
   const service = operatorsService({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TransactionIdParamsSchema } from './billing.ts';
 import { BILLING_CYCLE_PATTERN, TRANSACTION_STATUSES } from './billing-constants.ts';
 import { ACCOUNT_STATUSES, CONTRACT_TYPES, INACTIVE_REASONS, PLAN_KEYS } from './constants.ts';
 import { isValidEmail } from './rules.ts';
@@ -197,8 +198,8 @@ export const CreateMiscellaneousChargeResponseSchema = z.object({
 export type CreateMiscellaneousChargeResponse = z.infer<typeof CreateMiscellaneousChargeResponseSchema>;
 
 export const OperatorChargeParamsSchema = OperatorOrganizationParamsSchema.extend({
-  /** The charge's transaction id, as raising it answered (leading zeros or not). */
-  transactionId: z.string().regex(/^\d{1,15}$/, 'must be a transaction id'),
+  /** The charge's transaction id, as raising it answered (leading zeros or not), as members' paths take it. */
+  transactionId: TransactionIdParamsSchema.shape.id,
 });
 
 /**

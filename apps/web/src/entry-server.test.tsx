@@ -144,6 +144,17 @@ describe('the server render', () => {
     });
   });
 
+  it('renders each page with its code loaded, with no Suspense boundary around the page or the frame', async () => {
+    // React takes a boundary the server rendered over in a pass of its own, after the rest
+    // (decision 045, sixth part). React marks one with <!--$-->.
+    const login = await renderPage('/login', portalApi(null).load);
+    expect(login!.html).not.toContain('<!--$');
+    const list = await renderPage('/apps/asc', portalApi(account).load);
+    expect(list!.html).toMatch(/<main [^>]*><div class="[^"]*page/);
+    // The frame's first element, not a boundary's mark.
+    expect(list!.html).toMatch(/^<header /);
+  });
+
   it('renders the usage alerts crossed this month above the list for who sees plan details, and never waits for them', async () => {
     const planViewer: Account = { ...account, permissions: [...account.permissions, 'VIEW_PLAN_DETAIL'] };
     const notices = {

@@ -8,7 +8,7 @@ import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { matchPath, StaticRouter } from 'react-router';
 import { listApplicationsQueryOptions } from './api/applications/list-applications';
-import { PortalRoutes, routeHandleOf } from './app/router';
+import { loadRouteCode, PortalRoutes, routeHandleOf } from './app/router';
 import {
   seesUsageAlertNotices,
   usageAlertNoticesQueryOptions,
@@ -92,6 +92,8 @@ export const renderPage: ServerRenderEntry['renderPage'] = async (url, load) => 
       data.queries.push({ queryKey: usageAlertNoticesQueryOptions.queryKey, data: notices.body });
   }
 
+  // The pages are rendered with their code loaded, as the browser takes them over (app/router.tsx).
+  await loadRouteCode(pathname);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <FirstRenderContext value={data}>

@@ -79,20 +79,23 @@ async function holdScripts(page: Page) {
 }
 
 /**
- * Clicks the element `selector` finds in the task in which the page says it is taken over, before
- * anything else runs then; notes on `<html>` whether that element had been taken over itself.
+ * Clicks the element `selector` finds once the page says it is taken over, at the end of that script
+ * (a microtask), before any other task; notes on `<html>` whether that element had been taken over
+ * itself when the page said so. It is noted at that moment, since React may go on taking over other
+ * parts in the same task before the click.
  */
 async function clickAtTakeOver(page: Page, selector: string) {
   await page.addInitScript((target) => {
-    // Observes the document: it has no element yet when this runs.
-    new MutationObserver((_changes, observer) => {
-      if (!document.documentElement.hasAttribute('data-hydrated')) return;
-      observer.disconnect();
+    const setAttribute = Element.prototype.setAttribute;
+    Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
+      setAttribute.call(this, name, value);
+      if (this !== document.documentElement || name !== 'data-hydrated') return;
+      Element.prototype.setAttribute = setAttribute;
       const element = document.querySelector<HTMLElement>(target)!;
       const takenOver = Object.keys(element).some((key) => key.startsWith('__reactFiber'));
-      document.documentElement.dataset.clickedBeforeItsTakeOver = String(!takenOver);
-      element.click();
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] });
+      document.documentElement.dataset.takenOverAfterThePage = String(!takenOver);
+      queueMicrotask(() => element.click());
+    };
   }, selector);
 }
 
@@ -182,7 +185,7 @@ test.describe('before a server-rendered page is taken over', () => {
     await page.goto('/apps/asc');
 
     await untilHydrated(page);
-    await expect(page.locator('html')).toHaveAttribute('data-clicked-before-its-take-over', 'true');
+    await expect(page.locator('html')).toHaveAttribute('data-taken-over-after-the-page', 'true');
     await expect(page.getByRole('menuitem', { name: 'Edit name' })).toBeVisible();
   });
 
@@ -198,5 +201,36 @@ test.describe('before a server-rendered page is taken over', () => {
     await untilHydrated(page);
     await expect(page.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'true');
     await expect(mainNavigation(page).getByRole('link', { name: 'Apps', exact: true })).toBeInViewport();
+  });
+
+  test("the navigation is taken over after the page: its settings toggle clicked at the page's take-over still closes the settings", async ({
+    page,
+    users,
+  }) => {
+    await users.signedIn({ label: 'navigation-after-page' });
+    await clickAtTakeOver(page, 'nav button[aria-expanded]');
+    await page.goto('/apps/asc');
+
+    await untilHydrated(page);
+    await expect(page.locator('html')).toHaveAttribute('data-taken-over-after-the-page', 'true');
+    const settings = mainNavigation(page).getByRole('button', { name: 'Organization settings' });
+    await expect(settings).toHaveAttribute('aria-expanded', 'false');
+    await expect(mainNavigation(page).getByRole('link', { name: 'Manage members' })).toHaveCount(0);
+  });
+
+  test("a navigation link clicked at the page's take-over opens its page in place", async ({ page, users }) => {
+    await users.signedIn({ label: 'navigation-link-at-take-over' });
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
+    });
+    await clickAtTakeOver(page, 'nav a[href="/billing/asc"]');
+    await page.goto('/apps/asc');
+
+    await expect(page).toHaveURL(/\/billing\/asc$/);
+    await expect(page.locator('html')).toHaveAttribute('data-taken-over-after-the-page', 'true');
+    await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
+    // Opened by the router, not by loading the billing page afresh.
+    expect(documents).toEqual(['/apps/asc']);
   });
 });

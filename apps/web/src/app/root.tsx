@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { useAccountState } from '../lib/account';
@@ -29,9 +28,8 @@ export function Root() {
       {decision.type === 'redirect' && <Navigate to={decision.to} replace />}
       {decision.type === 'render' && (
         <RouteErrorBoundary key={pathname}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          {/* A page whose code is loading shows the page loader itself (router.tsx, lazyPage). */}
+          <Outlet />
         </RouteErrorBoundary>
       )}
     </>

@@ -1,6 +1,7 @@
-import { lazy, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { browserChunkReloads, reloadOnceOnChunkFailure } from '../lib/chunk-reload';
+import { PageLoader } from '../components/page-loader';
 import type { RouteAccess } from '../lib/guard';
 import { endTakeOver } from '../lib/hydration';
 import { withoutNumericPrefix } from '../lib/redirects';
@@ -29,14 +30,66 @@ type RouteModule = { Component: ComponentType };
 
 const chunkReloads = browserChunkReloads();
 
-/** A page whose code loads when it is first shown, reloading the page once if its chunk is gone. */
-function lazyPage(name: string, load: () => Promise<RouteModule>) {
-  const loadPage = () => load().then((module) => ({ default: module.Component }));
+/** What loads each lazily loaded route's code, by route: see loadRouteCode. */
+const routeCode = new Map<RouteObject, () => Promise<unknown>>();
+
+/**
+ * A page whose code loads when it is first shown, reloading the page once if its chunk is gone;
+ * `after` is rendered beside it once it is there. A page whose code is already loaded when it is
+ * shown (every page of a server render and of its take-over, see loadRouteCode) is rendered as it
+ * is, with no Suspense boundary: React hydrates a boundary the server rendered in a pass of its own
+ * after the rest, at idle priority, so each one around a page would add a pass, a commit and a wait
+ * to the take-over (decision 045, sixth part). Whether it was loaded is read once per mount, so a
+ * page that loads while shown is never replaced by another element, which would mount it again.
+ */
+function lazyPage(name: string, load: () => Promise<RouteModule>, after?: ReactNode) {
+  let loaded: ComponentType | undefined;
+  const loadPage = () =>
+    load().then((module) => {
+      loaded = module.Component;
+      return { default: module.Component };
+    });
   // A server render reads its modules from its own build, which no release removes under it.
-  const Page = lazy(
-    typeof window === 'undefined' ? loadPage : reloadOnceOnChunkFailure(loadPage, name, chunkReloads),
-  );
-  return <Page />;
+  const loadOnce =
+    typeof window === 'undefined' ? loadPage : reloadOnceOnChunkFailure(loadPage, name, chunkReloads);
+  // One attempt, shared by loadRouteCode and the page: a failure there is the page's failure too
+  // (its error page), not a second attempt that would reload the page once more.
+  let loading: ReturnType<typeof loadOnce> | undefined;
+  const loadCode = () => (loading ??= loadOnce());
+  const Page = lazy(loadCode);
+  function RoutePage() {
+    const [Loaded] = useState(() => loaded);
+    if (Loaded)
+      return (
+        <>
+          <Loaded />
+          {after}
+        </>
+      );
+    return (
+      <Suspense fallback={<PageLoader />}>
+        <Page />
+        {after}
+      </Suspense>
+    );
+  }
+  return { element: <RoutePage />, loadCode };
+}
+
+/** A route whose element is a lazily loaded page: its code is registered for loadRouteCode. */
+function withCode(route: RouteObject, loadCode: () => Promise<unknown>): RouteObject {
+  routeCode.set(route, loadCode);
+  return route;
+}
+
+/**
+ * Loads the code of every lazily loaded route that `pathname` shows. A server render waits for it
+ * before rendering, and the browser before taking that render over, so both render the same pages
+ * without a Suspense boundary around them (see lazyPage).
+ */
+export async function loadRouteCode(pathname: string): Promise<void> {
+  const matched = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(matched.map(({ route }) => routeCode.get(route)?.()));
 }
 
 /**
@@ -52,26 +105,29 @@ function page(
   extra: Partial<RouteHandle> = {},
 ): RouteObject {
   const handle: RouteHandle = { access, title, ...extra };
-  const element = typeof route === 'function' ? lazyPage(path, route) : <route.Component />;
-  return {
-    path,
-    handle,
-    element: (
-      <>
-        {element}
-        <TakenOver />
-      </>
-    ),
-  };
+  if (typeof route !== 'function')
+    return {
+      path,
+      handle,
+      element: (
+        <>
+          <route.Component />
+          <TakenOver />
+        </>
+      ),
+    };
+  const { element, loadCode } = lazyPage(path, route, <TakenOver />);
+  return withCode({ path, handle, element }, loadCode);
 }
 
 /** Marks the document once the page is the browser's: `<html data-hydrated>`. */
 const HYDRATED_ATTRIBUTE = 'data-hydrated';
 
 /**
- * Beside every page, inside the same Suspense boundary, so it runs once that page is taken over: a
- * server-rendered page (decision 026) takes input before then, and this says when its script answers
- * it (decision 045; the browser tests and the web benchmark wait for it).
+ * Beside every page, rendered with it (inside its Suspense boundary while its code loads), so it
+ * runs once that page is taken over: a server-rendered page (decision 026) takes input before then,
+ * and this says when its script answers it (decision 045; the browser tests and the web benchmark
+ * wait for it).
  */
 function TakenOver() {
   useEffect(() => {
@@ -79,6 +135,12 @@ function TakenOver() {
     document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, '');
   }, []);
   return null;
+}
+
+/** The signed-in frame, around the signed-in pages. */
+function appLayout(children: RouteObject[]): RouteObject {
+  const { element, loadCode } = lazyPage('app-layout', () => import('./routes/app-layout'));
+  return withCode({ element, children }, loadCode);
 }
 
 /** Keeps the query: a failed Google sign-in comes back to / with error_description. */
@@ -125,63 +187,50 @@ export const routes: RouteObject[] = [
       ),
       page('two-factor-setup', 'login', 'page.twoFactorSetup', () => import('./routes/two-factor-setup')),
       page('payment/:sub/:type', 'VIEW_BILLING', 'page.payment', () => import('./routes/payment')),
-      {
-        element: lazyPage('app-layout', () => import('./routes/app-layout')),
-        children: [
-          page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', () => import('./routes/apps')),
-          page(
-            'create-app/:sub/:step?',
-            'CREATE_APPLICATION',
-            'page.createApp',
-            () => import('./routes/create-app'),
-          ),
-          page('billing/:sub', 'VIEW_BILLING', 'page.billing', () => import('./routes/billing')),
-          page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', () => import('./routes/transaction')),
-          page(
-            'billing/:sub/:id/print',
-            'VIEW_BILLING',
-            'page.transaction',
-            () => import('./routes/print-invoice'),
-          ),
-          page(
-            'manage-payment',
-            'VIEW_BILLING',
-            'page.managePayment',
-            () => import('./routes/manage-payment'),
-          ),
-          page(
-            'subscription-licenses/:sub',
-            'VIEW_PLAN_DETAIL',
-            'page.subscription',
-            () => import('./routes/subscription'),
-          ),
-          // Beyond the spec: the organisation's single sign-on.
-          page('single-sign-on', 'MANAGE_SSO', 'page.singleSignOn', () => import('./routes/single-sign-on')),
-          // Beyond the spec: the organisation's audit log (decision 042).
-          page('audit-log', 'VIEW_AUDIT_LOG', 'page.auditLog', () => import('./routes/audit-log')),
-          page(
-            'manage-members',
-            'VIEW_MEMBER',
-            'page.manageMembers',
-            () => import('./routes/manage-members'),
-          ),
-          page(
-            'manage-members/:memberId',
-            'EDIT_MEMBER',
-            'page.editMember',
-            () => import('./routes/edit-member'),
-          ),
-          page(
-            'invite-members',
-            'INVITE_MEMBER',
-            'page.inviteMembers',
-            () => import('./routes/invite-members'),
-          ),
-          page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
-          // In the frame, so the frame is on screen while it hands over to the application list.
-          page('open-appcues', 'login', 'page.tutorial', openAppcues),
-        ],
-      },
+      appLayout([
+        page('apps/:sub', 'VIEW_APPLICATION', 'page.apps', () => import('./routes/apps')),
+        page(
+          'create-app/:sub/:step?',
+          'CREATE_APPLICATION',
+          'page.createApp',
+          () => import('./routes/create-app'),
+        ),
+        page('billing/:sub', 'VIEW_BILLING', 'page.billing', () => import('./routes/billing')),
+        page('billing/:sub/:id', 'VIEW_BILLING', 'page.transaction', () => import('./routes/transaction')),
+        page(
+          'billing/:sub/:id/print',
+          'VIEW_BILLING',
+          'page.transaction',
+          () => import('./routes/print-invoice'),
+        ),
+        page('manage-payment', 'VIEW_BILLING', 'page.managePayment', () => import('./routes/manage-payment')),
+        page(
+          'subscription-licenses/:sub',
+          'VIEW_PLAN_DETAIL',
+          'page.subscription',
+          () => import('./routes/subscription'),
+        ),
+        // Beyond the spec: the organisation's single sign-on.
+        page('single-sign-on', 'MANAGE_SSO', 'page.singleSignOn', () => import('./routes/single-sign-on')),
+        // Beyond the spec: the organisation's audit log (decision 042).
+        page('audit-log', 'VIEW_AUDIT_LOG', 'page.auditLog', () => import('./routes/audit-log')),
+        page('manage-members', 'VIEW_MEMBER', 'page.manageMembers', () => import('./routes/manage-members')),
+        page(
+          'manage-members/:memberId',
+          'EDIT_MEMBER',
+          'page.editMember',
+          () => import('./routes/edit-member'),
+        ),
+        page(
+          'invite-members',
+          'INVITE_MEMBER',
+          'page.inviteMembers',
+          () => import('./routes/invite-members'),
+        ),
+        page('edit-profile', 'login', 'page.editProfile', () => import('./routes/edit-profile')),
+        // In the frame, so the frame is on screen while it hands over to the application list.
+        page('open-appcues', 'login', 'page.tutorial', openAppcues),
+      ]),
 
       page('*', 'any', 'notFound.title', notFound, { message: 'notFound.text' }),
     ],

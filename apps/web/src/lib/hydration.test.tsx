@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, useEffect } from 'react';
+import { act, useEffect, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -72,35 +72,59 @@ describe('a value only the browser knows', () => {
     expect(element.textContent).toBe('narrow');
   });
 
-  it('arrives after the task that ends a take-over, which writes what the server wrote', async () => {
+  /**
+   * Takes `page` over as main.tsx does, with `takenOver` as the router's marker: it ends the take-over
+   * in its effect. Resolves with the text on screen at the end of the task that ran that effect.
+   */
+  async function takeOverWithMarker(page: (marker: ReactNode) => ReactNode): Promise<HTMLElement> {
     // Real scheduling: act would run every render at once and hide the order being tested.
     (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
-    const errors = vi.spyOn(console, 'error');
-    let textAtTakeOverTask: string | undefined;
-    let takenOver!: () => void;
-    const whenTakenOver = new Promise<void>((resolve) => (takenOver = resolve));
+    let takenOver!: (text: string | null) => void;
+    const textAtTakeOverTask = new Promise<string | null>((resolve) => (takenOver = resolve));
     function TakenOver() {
       useEffect(() => {
         endTakeOver();
-        // The microtask runs at the end of this task, after any render React must do in it.
-        queueMicrotask(() => {
-          textAtTakeOverTask = element.textContent ?? undefined;
-          takenOver();
-        });
+        // A task's microtasks run once React has done every render it must do in that task.
+        queueMicrotask(() => queueMicrotask(() => takenOver(element.textContent)));
       }, []);
       return null;
     }
-    const page = (
+    const element = container(renderToString(page(<TakenOver />)));
+    root = takeOverRenderedPage(element, page(<TakenOver />));
+    expect(await textAtTakeOverTask).toBe('unknown');
+    return element;
+  }
+
+  it('arrives after the task that ends a take-over, which writes what the server wrote', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const element = await takeOverWithMarker((marker) => (
       <>
         <Width />
-        <TakenOver />
+        {marker}
       </>
-    );
-    const element = container(renderToString(page));
+    ));
+    await vi.waitFor(() => expect(element.textContent).toBe('wide'));
+    expect(rendered).toEqual(['unknown', 'unknown', 'wide']);
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+  });
 
-    root = takeOverRenderedPage(element, page);
-    await whenTakenOver;
-    expect(textAtTakeOverTask).toBe('unknown');
+  it('re-renders nothing when the take-over ends inside the component that shows it', async () => {
+    // The router's marker sits inside the page, inside the frame that shows the width. A parent's
+    // effects run after its children's: ending the take-over at once would make the frame's store
+    // differ from what it was rendered with, which React answers with a blocking render of it.
+    function Frame({ children }: { children: ReactNode }) {
+      const value = useBrowserValue(readWidth, subscribeToWidth) ?? 'unknown';
+      rendered.push(value);
+      return (
+        <main>
+          {value}
+          {children}
+        </main>
+      );
+    }
+    const errors = vi.spyOn(console, 'error');
+    const element = await takeOverWithMarker((marker) => <Frame>{marker}</Frame>);
     await vi.waitFor(() => expect(element.textContent).toBe('wide'));
     expect(rendered).toEqual(['unknown', 'unknown', 'wide']);
     expect(errors).not.toHaveBeenCalled();

@@ -11,9 +11,16 @@ export function startTakeOver() {
   takingOver = true;
 }
 
-/** Called once the page is the browser's; later renders are the browser's own. */
+/**
+ * Called once the page is the browser's, from an effect of the commit that took it over; later
+ * renders are the browser's own. It takes effect after that commit's other effects: a parent's
+ * effects run after its children's, and a component above the caller (the frame around the page)
+ * whose store changed before its own effects ran would be rendered again at once, blocking input.
+ */
 export function endTakeOver() {
-  takingOver = false;
+  queueMicrotask(() => {
+    takingOver = false;
+  });
 }
 
 const neverChanges = () => () => undefined;

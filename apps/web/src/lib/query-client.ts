@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@portal/contracts';
-import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
+import { hashKey, MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
 import { endSession, onSessionEnd, reloadAccount } from './account';
 import { ApiError, isNetworkError } from './api-error';
 import { browserFirstRender, type FirstRenderData } from './first-render';
@@ -30,9 +30,12 @@ export const SERVED_DATA_FRESH_MS = 30_000;
 
 /** A cache holding the queries a server render was given (decision 026). */
 export function createQueryClient(firstRender: FirstRenderData | null, servedAt = Date.now()): QueryClient {
-  // Until a query is fetched again its data is the server's, updated at servedAt; a mutation's
-  // invalidation still fetches it at once.
-  const served = (query: Query) => query.state.dataUpdatedAt === servedAt;
+  // Until a query the server gave is fetched again its data is the server's, updated at servedAt; a
+  // mutation's invalidation still fetches it at once. Another query fetched within the same
+  // millisecond as servedAt is not the server's.
+  const servedQueries = new Set((firstRender?.queries ?? []).map(({ queryKey }) => hashKey(queryKey)));
+  const served = (query: Query) =>
+    query.state.dataUpdatedAt === servedAt && servedQueries.has(query.queryHash);
   const client = new QueryClient({
     queryCache: new QueryCache({ onError: onAnyError }),
     mutationCache: new MutationCache({ onError: onAnyError }),

@@ -1,7 +1,6 @@
 import { MOBILE_BREAKPOINT_PX } from '@portal/contracts';
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
-import { PageLoader } from '../../../components/page-loader';
 import { useBrowserValue } from '../../../lib/hydration';
 import { useTranslation } from '../../../lib/i18n';
 import classes from './frame.module.css';
@@ -57,17 +56,19 @@ export function AppLayout() {
         data-collapsed={(!widthUnknown && !opened) || undefined}
         data-width-unknown={widthUnknown}
       >
-        <Navigation onNavigate={() => mobileNow() && setOpened(false)} />
+        {/* Taken over after the page (decision 045, sixth part): until then its links work as links,
+            and a click on it makes React take it over at once and then handle the click. */}
+        <Suspense>
+          <Navigation onNavigate={() => mobileNow() && setOpened(false)} />
+        </Suspense>
       </nav>
       <main
         className={classes.main}
         data-with-navbar={(isMobile === false && opened) || undefined}
         data-width-unknown={widthUnknown}
       >
-        {/* The frame stays on screen while the page's own code loads. */}
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        {/* The frame stays on screen while the page's own code loads (router.tsx, lazyPage). */}
+        <Outlet />
       </main>
     </>
   );

@@ -14,6 +14,9 @@ function subscribeToWidth(onChange: () => void) {
   return () => widthListeners.delete(onChange);
 }
 
+/** Room for a busy machine: waits end as soon as what they wait for is there. */
+const WAIT = { timeout: 10_000 };
+
 /** Every value the component rendered, in order. */
 let rendered: string[] = [];
 
@@ -73,8 +76,9 @@ describe('a value only the browser knows', () => {
   });
 
   /**
-   * Takes `page` over as main.tsx does, with `takenOver` as the router's marker: it ends the take-over
-   * in its effect. Resolves with the text on screen at the end of the task that ran that effect.
+   * Renders `page` on the "server" and takes it over as main.tsx does, with `marker` standing where
+   * the router puts its TakenOver, which ends the take-over in its effect. Checks the text on screen
+   * at the end of the task that ran that effect, after the take-over's end has taken effect.
    */
   async function takeOverWithMarker(page: (marker: ReactNode) => ReactNode): Promise<HTMLElement> {
     // Real scheduling: act would run every render at once and hide the order being tested.
@@ -103,7 +107,7 @@ describe('a value only the browser knows', () => {
         {marker}
       </>
     ));
-    await vi.waitFor(() => expect(element.textContent).toBe('wide'));
+    await vi.waitFor(() => expect(element.textContent).toBe('wide'), WAIT);
     expect(rendered).toEqual(['unknown', 'unknown', 'wide']);
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
@@ -125,7 +129,7 @@ describe('a value only the browser knows', () => {
     }
     const errors = vi.spyOn(console, 'error');
     const element = await takeOverWithMarker((marker) => <Frame>{marker}</Frame>);
-    await vi.waitFor(() => expect(element.textContent).toBe('wide'));
+    await vi.waitFor(() => expect(element.textContent).toBe('wide'), WAIT);
     expect(rendered).toEqual(['unknown', 'unknown', 'wide']);
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();

@@ -199,7 +199,10 @@ test.describe('before a server-rendered page is taken over', () => {
     await page.goto('/apps/asc');
 
     await untilHydrated(page);
-    await expect(page.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Toggle navigation' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     await expect(mainNavigation(page).getByRole('link', { name: 'Apps', exact: true })).toBeInViewport();
   });
 
@@ -218,7 +221,10 @@ test.describe('before a server-rendered page is taken over', () => {
     await expect(mainNavigation(page).getByRole('link', { name: 'Manage members' })).toHaveCount(0);
   });
 
-  test("a navigation link clicked at the page's take-over opens its page in place", async ({ page, users }) => {
+  test("a navigation link clicked at the page's take-over opens its page in place", async ({
+    page,
+    users,
+  }) => {
     await users.signedIn({ label: 'navigation-link-at-take-over' });
     const documents: string[] = [];
     page.on('request', (request) => {
@@ -232,5 +238,16 @@ test.describe('before a server-rendered page is taken over', () => {
     await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
     // Opened by the router, not by loading the billing page afresh.
     expect(documents).toEqual(['/apps/asc']);
+  });
+
+  test("the page's icon is a bitmap: an SVG icon is loaded as a document of its own on the page's main thread", async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    const icons = page.locator('link[rel="icon"]');
+    await expect(icons).toHaveCount(1);
+    const icon = await page.request.get((await icons.getAttribute('href'))!);
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toBe('image/png');
   });
 });

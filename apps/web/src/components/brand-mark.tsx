@@ -1,6 +1,8 @@
 /**
- * The portal's mark (the drawing of public/favicon.svg), drawn inline: an image file would be one
- * more request before the first page is complete.
+ * The portal's mark, drawn inline: an image file would be one more request before the first page is
+ * complete. public/favicon.png is this drawing at 32 × 32 pixels, a bitmap because a browser loads an
+ * SVG icon as a document of its own on the page's main thread, which Chromium did at CPU 4× in the
+ * middle of the take-over (decision 045, seventh part).
  */
 export function BrandMark({ size }: { size: number }) {
   return (

@@ -85,13 +85,13 @@ describe('the usage alert banner', { timeout: 30_000 }, () => {
     answerNotices({ results: [] });
     const none = renderBanner(['VIEW_PLAN_DETAIL']);
     screen.getByText('The list');
-    await vi.waitFor(() => expect(none.settled()).toBe('success'));
+    await vi.waitFor(() => expect(none.settled()).toBe('success'), { timeout: 10_000 });
     expect(screen.queryByRole('region')).toBeNull();
     cleanup();
 
     answerNotices({ code: 'UNAVAILABLE', message: 'Resting.' }, 503);
     const failed = renderBanner(['VIEW_PLAN_DETAIL']);
-    await vi.waitFor(() => expect(failed.settled()).toBe('error'));
+    await vi.waitFor(() => expect(failed.settled()).toBe('error'), { timeout: 10_000 });
     expect(screen.queryByRole('region')).toBeNull();
     expect(screen.queryByText(/Resting/)).toBeNull();
   });

@@ -88,7 +88,8 @@ describe('a value only the browser knows', () => {
     function TakenOver() {
       useEffect(() => {
         endTakeOver();
-        // A task's microtasks run once React has done every render it must do in that task.
+        // A task's microtasks run once React has done every render it must do in that task. Two deep,
+        // so the text is read after endTakeOver's own microtask has ended the take-over.
         queueMicrotask(() => queueMicrotask(() => takenOver(element.textContent)));
       }, []);
       return null;
